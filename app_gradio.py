@@ -1,0 +1,120 @@
+"""The Gradio UI: upload documents, ask questions, check every answer against its passage and page.
+
+Document text is data: everything taken from a document is HTML-escaped before it is shown.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import gradio as gr
+
+from ingestion.errors import IngestError
+from pipeline import Pipeline, QuestionError
+from retrieval.store import UnknownCollection, UnknownDocument
+
+COLLECTION = "default"
+CSS = """
+.source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
+.source .meta {font-size:0.85em; color:#57606a;}
+.source blockquote {white-space:pre-wrap; margin:6px 0 0 0; padding-left:10px; border-left:3px solid #0969da;}
+"""
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def sources_html(result) -> str:
+    """The retrieved passages, best first, with page, section and every score."""
+    if not result.hits:
+        return "<p>No passage matched.</p>"
+    parts = [f"<p><b>Confidence</b> (best cosine similarity): {result.confidence:.2f}</p>"]
+    for hit in result.hits:
+        c, s = hit.chunk, hit.scores
+        fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
+        parts.append(
+            f"<div class='source'><div class='meta'><b>#{hit.rank}</b> {esc(c.filename)} · <b>Page {c.page}</b>"
+            f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
+            f"semantic {fmt(s.get('semantic'))} · keyword {fmt(s.get('keyword'))}</div>"
+            f"<blockquote>{esc(c.text)}</blockquote></div>")
+    return "".join(parts)
+
+
+def documents_html(pipeline: Pipeline) -> str:
+    try:
+        docs = pipeline.documents(COLLECTION)
+    except UnknownCollection:
+        docs = []
+    if not docs:
+        return "<p>No documents yet. Upload a PDF or text file.</p>"
+    rows = "".join(f"<tr><td>{esc(d.filename)}</td><td>{d.pages}</td><td>{d.chunks}</td></tr>" for d in docs)
+    return f"<table><tr><th>Document</th><th>Pages</th><th>Passages</th></tr>{rows}</table>"
+
+
+def build_ui(pipeline: Pipeline) -> gr.Blocks:
+    """The Blocks app; mount it with ``gr.mount_gradio_app`` (see ``main.py``)."""
+
+    def upload(files, progress=gr.Progress()):
+        messages = []
+        for i, path in enumerate(files or []):
+            name = Path(path).name
+
+            def report(msg, frac, i=i, name=name):
+                progress((i + frac) / len(files), desc=f"{name}: {msg}")
+
+            try:
+                r = pipeline.ingest(Path(path).read_bytes(), name, COLLECTION, progress=report)
+                note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
+                messages.append(f"✅ {esc(name)}: {note}" + "".join(f"<br>⚠️ {esc(w)}" for w in r.warnings))
+            except IngestError as exc:
+                messages.append(f"❌ {esc(exc.message)}")
+        return "<br>".join(messages), documents_html(pipeline)
+
+    def ask(message, history, top_k, mode):
+        history = list(history or []) + [{"role": "user", "content": message},
+                                         {"role": "assistant", "content": ""}]
+        shown = "<p>Searching…</p>"
+        yield history, shown, ""
+        try:
+            for kind, payload in pipeline.answer_stream(message, COLLECTION, None, int(top_k), mode):
+                if kind == "sources":
+                    shown = sources_html(payload)
+                    yield history, shown, ""
+                elif kind == "delta":
+                    history[-1]["content"] += payload
+                    yield history, shown, ""
+        except (QuestionError, UnknownCollection, UnknownDocument) as exc:
+            msg = str(exc.args[0]) if exc.args else str(exc)
+            if isinstance(exc, UnknownCollection):
+                msg = "No documents are indexed yet: upload a PDF or text file first."
+            history[-1]["content"] = msg
+            yield history, "", ""
+
+    with gr.Blocks(title="Grounded document Q&A") as demo:
+        gr.Markdown(
+            "## Ask your documents\nAnswers are quoted word for word from the documents, with the page they came "
+            "from, or say plainly that the document does not answer. **Mode: extractive** (no LLM; works offline).")
+        with gr.Row():
+            with gr.Column(scale=1):
+                files = gr.File(label="Upload PDF or text files", file_count="multiple",
+                                file_types=[".pdf", ".txt", ".md"], elem_id="upload")
+                status = gr.HTML(elem_id="upload-status")
+                docs = gr.HTML(documents_html(pipeline), elem_id="documents")
+                refresh = gr.Button("Refresh document list", size="sm")
+                top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
+                mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
+            with gr.Column(scale=2):
+                chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
+                question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
+                                      "trustworthy AI?", elem_id="question")
+                send = gr.Button("Ask", variant="primary", elem_id="ask")
+                gr.Markdown("### Passages the answer may use")
+                sources = gr.HTML(elem_id="sources")
+        files.upload(upload, inputs=files, outputs=[status, docs])
+        refresh.click(lambda: documents_html(pipeline), outputs=docs)
+        send.click(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question], api_name="ask")
+        question.submit(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question],
+                        api_name=False)
+    return demo

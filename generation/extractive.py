@@ -1,0 +1,98 @@
+"""Answers without an LLM: the passages' own sentences that best answer the question, quoted with their page.
+
+Every word of an extractive answer comes from the document; the only added text is the citation marker (and the
+fixed abstention message when no sentence supports an answer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+from generation.sentences import split_sentences
+from retrieval.embedder import Embedder
+from retrieval.searcher import Hit
+from retrieval.tokenize import tokenize
+
+NOT_FOUND = "Not in this document: no passage in it answers this question."
+
+
+@dataclass
+class Citation:
+    doc_id: str
+    page: int
+    chunk_id: str
+    filename: str = ""
+
+
+@dataclass
+class Answer:
+    text: str
+    abstained: bool
+    citations: list[Citation] = field(default_factory=list)
+    pieces: list[str] = field(default_factory=list)  # the answer in the order it streams
+    support: float = 0.0  # score of the best sentence
+
+
+@dataclass
+class _Candidate:
+    hit: Hit
+    text: str
+    start: int
+    score: float = 0.0
+
+
+class ExtractiveAnswerer:
+    """Scores every sentence of the retrieved passages and quotes the best.
+
+    A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's keywords it
+    contains``. The best sentence must reach ``threshold``; other sentences join it when they come within
+    ``margin`` of it, up to ``max_sentences``, and are quoted in document order.
+    """
+
+    def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08):
+        self.embedder = embedder
+        self.threshold = threshold
+        self.max_sentences = max_sentences
+        self.margin = margin
+
+    def score(self, question: str, hits: list[Hit]) -> list[_Candidate]:
+        """Every candidate sentence with its support, best first."""
+        candidates = [_Candidate(hit, s.text, s.start) for hit in hits for s in split_sentences(hit.chunk.text)
+                      if len(s.text.split()) >= 3]
+        if not candidates:
+            return []
+        vectors = self.embedder.encode([question] + [c.text for c in candidates])
+        cosines = vectors[1:] @ vectors[0]
+        terms = set(tokenize(question))
+        for cand, cos in zip(candidates, cosines):
+            coverage = len(terms & set(tokenize(cand.text))) / len(terms) if terms else 0.0
+            cand.score = float(0.75 * cos + 0.25 * coverage)
+        return sorted(candidates, key=lambda c: -c.score)
+
+    def answer(self, question: str, hits: list[Hit]) -> Answer:
+        ranked = self.score(question, hits)
+        if not ranked or ranked[0].score < self.threshold:
+            return Answer(NOT_FOUND, True, pieces=[NOT_FOUND], support=ranked[0].score if ranked else 0.0)
+        best = ranked[0].score
+        chosen, seen = [], set()
+        for cand in ranked:
+            if len(chosen) == self.max_sentences or cand.score < max(self.threshold, best - self.margin):
+                break
+            if cand.text.lower() in seen:  # overlapping chunks repeat sentences
+                continue
+            seen.add(cand.text.lower())
+            chosen.append(cand)
+        chosen.sort(key=lambda c: (c.hit.chunk.doc_id, c.hit.chunk.page, c.hit.chunk.start + c.start))
+        several_files = len({h.chunk.doc_id for h in hits}) > 1
+        pieces, citations = [], []
+        for cand in chosen:
+            chunk = cand.hit.chunk
+            label = f"[{chunk.filename}, Page {chunk.page}]" if several_files else f"[Page {chunk.page}]"
+            pieces.append(f"\u201c{cand.text}\u201d {label}")
+            if not any(c.chunk_id == chunk.chunk_id for c in citations):
+                citations.append(Citation(chunk.doc_id, chunk.page, chunk.chunk_id, chunk.filename))
+        pieces = [p + ("\n" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)]
+        return Answer("".join(pieces), False, citations, pieces, support=best)
+
+

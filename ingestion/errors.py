@@ -1,0 +1,42 @@
+"""Errors raised while reading an upload.
+
+Each carries the HTTP status the API returns and a message that says what was wrong and what to do.
+"""
+
+
+class IngestError(Exception):
+    """An upload that cannot be indexed. ``str(err)`` is shown to the user as is."""
+
+    status_code = 422
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class EmptyFile(IngestError):
+    status_code = 400
+
+
+class FileTooLarge(IngestError):
+    status_code = 413
+
+
+class UnsupportedFileType(IngestError):
+    status_code = 415
+
+
+class NotAPdf(IngestError):
+    status_code = 415
+
+
+class EncryptedPdf(IngestError):
+    status_code = 422
+
+
+class DamagedPdf(IngestError):
+    status_code = 422
+
+
+class NoTextLayer(IngestError):
+    status_code = 422

@@ -1,0 +1,173 @@
+"""HTTP API (FastAPI) with the Gradio UI mounted at ``/``: ``uvicorn main:app``."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from contextlib import asynccontextmanager
+from typing import Literal
+
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.sse import EventSourceResponse, ServerSentEvent
+from pydantic import BaseModel, Field
+
+from ingestion.errors import FileTooLarge, IngestError
+from pipeline import AnswerResult, Pipeline, QuestionError
+from retrieval.searcher import SearchResult
+from retrieval.store import UnknownCollection, UnknownDocument
+from settings import Settings, get_settings
+
+log = logging.getLogger("rag")
+
+
+class QueryRequest(BaseModel):
+    question: str = Field(..., description="A question about the documents.")
+    collection: str = "default"
+    doc_ids: list[str] | None = Field(None, description="Search only these documents.")
+    top_k: int = Field(5, ge=1, le=50)
+    mode: Literal["hybrid", "semantic", "keyword"] = "hybrid"
+
+
+def hit_json(hit) -> dict:
+    c = hit.chunk
+    return {"rank": hit.rank, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "filename": c.filename, "page": c.page,
+            "section": c.section, "text": c.text, "score": hit.score, "scores": hit.scores}
+
+
+def search_json(result: SearchResult) -> dict:
+    return {"confidence": result.confidence, "mode": result.mode, "sources": [hit_json(h) for h in result.hits]}
+
+
+def answer_json(result: AnswerResult) -> dict:
+    return {
+        "answer": result.answer, "abstained": result.abstained, "confidence": result.confidence,
+        "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
+        "citations": [{"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "filename": c.filename}
+                      for c in result.citations],
+        "resolved_question": result.resolved_question, "timings": result.timings,
+    }
+
+
+def create_app(settings: Settings | None = None, pipeline: Pipeline | None = None, *, ui: bool = True) -> FastAPI:
+    """Build the API (and UI) around one pipeline. Tests pass their own settings or pipeline."""
+    settings = settings or (pipeline.settings if pipeline else get_settings())
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if settings.index_samples:
+            # In the background: the server answers at once and the sample becomes searchable when ready.
+            threading.Thread(target=app.state.pipeline.index_samples, name="index-samples", daemon=True).start()
+        yield
+
+    app = FastAPI(title="Grounded document Q&A", version="0.1.0", lifespan=lifespan,
+                  description="Upload PDFs or text files, ask questions, get answers quoted from the documents "
+                              "with the page they came from.")
+    app.state.pipeline = pipeline or Pipeline(settings)
+
+    def get_pipeline(request: Request) -> Pipeline:
+        return request.app.state.pipeline
+
+    # -- errors: always {"detail": "<what was wrong and what to do>"} --------------------------------------
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError):
+        parts = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form"))
+            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
+        return JSONResponse({"detail": "Invalid request: " + "; ".join(parts)}, status_code=422)
+
+    @app.exception_handler(IngestError)
+    async def _ingest_error(_request: Request, exc: IngestError):
+        return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+
+    @app.exception_handler(UnknownCollection)
+    @app.exception_handler(UnknownDocument)
+    async def _unknown(_request: Request, exc: LookupError):
+        return JSONResponse({"detail": str(exc.args[0]) if exc.args else str(exc)}, status_code=404)
+
+    @app.exception_handler(QuestionError)
+    async def _question(_request: Request, exc: QuestionError):
+        return JSONResponse({"detail": str(exc)}, status_code=422)
+
+    # -- routes -------------------------------------------------------------------------------------------
+    @app.get("/health")
+    def health():
+        return {"status": "ok"}
+
+    @app.get("/stats")
+    def stats(p: Pipeline = Depends(get_pipeline)):
+        return p.stats()
+
+    @app.post("/ingest")
+    def ingest(file: UploadFile = File(...), collection: str = Form("default"), p: Pipeline = Depends(get_pipeline)):
+        limit = int(p.settings.max_upload_mb * 1024 * 1024)
+        data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
+        if len(data) > limit:
+            raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
+                               "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
+        try:
+            return p.ingest(data, file.filename or "upload", collection).to_dict()
+        except ValueError as exc:  # invalid collection name
+            if isinstance(exc, IngestError):
+                raise
+            raise HTTPException(422, str(exc)) from None
+
+    @app.get("/documents")
+    def documents(collection: str | None = None, p: Pipeline = Depends(get_pipeline)):
+        return {"documents": [r.to_dict() for r in p.documents(collection)]}
+
+    @app.delete("/documents/{doc_id}")
+    def delete_document(doc_id: str, p: Pipeline = Depends(get_pipeline)):
+        record = p.delete_document(doc_id)
+        return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
+
+    def checked(req: QueryRequest, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
+        """Reject a bad question before any streaming starts, so the status code can say so."""
+        p._check_question(req.question)
+        if req.collection not in p.store.collections():
+            raise UnknownCollection(f"Collection {req.collection!r} does not exist; upload a document to it first.")
+        if req.doc_ids is not None:
+            p._check_doc_ids(req.collection, req.doc_ids)
+        return req
+
+    @app.post("/query")
+    def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+        return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode))
+
+    @app.post("/query/stream", response_class=EventSourceResponse)
+    def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+        try:
+            for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode):
+                if kind == "sources":
+                    yield ServerSentEvent(event="sources", data=search_json(payload))
+                elif kind == "delta":
+                    yield ServerSentEvent(event="delta", data={"text": payload})
+                else:
+                    yield ServerSentEvent(event="done", data=answer_json(payload))
+        except Exception as exc:  # noqa: BLE001 - the stream has started: report, don't crash
+            log.exception("query stream failed")
+            yield ServerSentEvent(event="error", data={"detail": f"The answer could not be completed: {exc}"})
+
+    @app.post("/debug/chunks")
+    def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+        result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode)
+        return {"question": req.question, **search_json(result), "timings": result.timings}
+
+    if ui:
+        import gradio as gr
+
+        from app_gradio import CSS, build_ui
+
+        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS)
+    return app
+
+
+def __getattr__(name: str):
+    # `uvicorn main:app` builds the app on first access, so importing this module (tests) loads no model.
+    if name == "app":
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        globals()["app"] = create_app()
+        return globals()["app"]
+    raise AttributeError(name)

@@ -1,0 +1,264 @@
+"""The one object behind the UI, the HTTP API, the CLI and the evaluation: ingest -> index -> retrieve -> answer."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, float], None]  # (what is happening, fraction done in [0, 1])
+
+
+@dataclass
+class IngestResult:
+    doc_id: str
+    filename: str
+    collection: str
+    pages: int
+    chunks: int
+    chunk_ids: list[str]
+    seconds: float
+    warnings: list[str] = field(default_factory=list)
+    duplicate: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class AnswerResult:
+    answer: str
+    abstained: bool
+    confidence: float
+    sources: list  # list[Hit], rank order
+    citations: list  # list[Citation]
+    resolved_question: str
+    timings: dict[str, float] = field(default_factory=dict)
+    mode: str = "extractive"
+
+
+class QuestionError(ValueError):
+    """A question that cannot be asked (empty, too long)."""
+
+
+def clean_filename(name: str) -> str:
+    """The bare file name, without folders or control characters, at most 200 characters."""
+    base = re.split(r"[\\/]", name or "")[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip() or "upload"
+    return base[-200:]
+
+
+class Pipeline:
+    """Everything the product does, shared by every front end.
+
+    Parameters
+    ----------
+    settings : defaults to the process-wide settings from the environment.
+    """
+
+    def __init__(self, settings: Settings | None = None):
+        self.settings = settings or get_settings()
+        if self.settings.hub_offline:
+            # Before any model code runs: a hub lookup offline otherwise retries for ~46 s before failing.
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from generation.extractive import ExtractiveAnswerer
+        from retrieval.embedder import Embedder
+        from retrieval.searcher import Searcher
+        from retrieval.store import LocalStore
+
+        s = self.settings
+        self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
+        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b)
+        self.searcher = Searcher(self.store, self.embedder, candidates=s.candidates,
+                                 semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight)
+        self.answerer = ExtractiveAnswerer(self.embedder, s.answer_threshold, s.answer_max_sentences)
+        self._ingest_lock = threading.Lock()  # one document is read and embedded at a time
+        self.samples_status = "not requested"
+
+    # -- ingest ----------------------------------------------------------------------------------------------
+    def ingest(self, data: bytes, filename: str, collection: str = "default",
+               progress: Progress | None = None) -> IngestResult:
+        """Read, chunk, embed and index one file.
+
+        Raises
+        ------
+        ingestion.errors.IngestError
+            The file cannot be indexed; nothing already indexed is changed.
+        ValueError
+            The collection name is invalid.
+        """
+        from ingestion.chunking import chunk_pages
+        from ingestion.errors import NoTextLayer
+        from ingestion.reader import read_document
+        from retrieval.store import DocumentRecord, validate_collection_name
+
+        s = self.settings
+        report = progress or (lambda _msg, _frac: None)
+        t0 = time.perf_counter()
+        collection = validate_collection_name(collection)
+        filename = clean_filename(filename)
+        sha = hashlib.sha256(data).hexdigest()
+        doc_id = hashlib.sha256(f"{collection}\0{sha}".encode()).hexdigest()[:16]
+        with self._ingest_lock:
+            existing = self.store.find_by_sha(collection, sha)
+            if existing:
+                report("Already indexed", 1.0)
+                return IngestResult(
+                    existing.doc_id, existing.filename, collection, existing.pages, existing.chunks,
+                    self._chunk_ids(existing.doc_id),
+                    time.perf_counter() - t0,
+                    [f"This file is already indexed in collection {collection!r} as {existing.filename!r}; "
+                     "it was not embedded again."], duplicate=True)
+            report(f"Reading {filename}", 0.0)
+            doc = read_document(data, filename, max_bytes=int(s.max_upload_mb * 1024 * 1024),
+                                garbled_threshold=s.garbled_threshold)
+            t1 = time.perf_counter()
+            chunks = chunk_pages(doc.pages, doc_id=doc_id, filename=filename,
+                                 chunk_size=s.chunk_size, chunk_overlap=s.chunk_overlap)
+            if not chunks:
+                raise NoTextLayer(f"{filename!r} has no passages with words to index.")
+            t2 = time.perf_counter()
+            report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.3)
+            vectors = self._reuse_vectors(sha, chunks)
+            if vectors is None:
+                vectors = self.embedder.encode(
+                    [c.embedding_text() for c in chunks],
+                    progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.3 + 0.65 * done / total))
+            t3 = time.perf_counter()
+            record = DocumentRecord(
+                doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
+                chunks=len(chunks), added_at=time.time(), strategy="recursive_char", chunk_size=s.chunk_size,
+                chunk_overlap=s.chunk_overlap, warnings=doc.warnings, title=doc.title)
+            self.store.add_document(record, chunks, vectors)
+            t4 = time.perf_counter()
+        report("Indexed", 1.0)
+        return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
+                            t4 - t0, list(doc.warnings),
+                            timings={"read": t1 - t0, "chunk": t2 - t1, "embed": t3 - t2, "index": t4 - t3})
+
+    def _chunk_ids(self, doc_id: str) -> list[str]:
+        return [c.chunk_id for c in self.store.document_data(doc_id)[1]]
+
+    def _reuse_vectors(self, sha: str, chunks):
+        """Vectors of the same file indexed with the same chunking in another collection, if any."""
+        s = self.settings
+        for record in self.store.documents():
+            if record.sha256 == sha and (record.chunk_size, record.chunk_overlap) == (s.chunk_size, s.chunk_overlap):
+                _, old_chunks, vectors = self.store.document_data(record.doc_id)
+                if [c.text for c in old_chunks] == [c.text for c in chunks]:
+                    return vectors
+        return None
+
+    def documents(self, collection: str | None = None):
+        return self.store.documents(collection)
+
+    def delete_document(self, doc_id: str):
+        with self._ingest_lock:
+            return self.store.delete_document(doc_id)
+
+    # -- ask -------------------------------------------------------------------------------------------------
+    def _check_question(self, question: str) -> str:
+        question = " ".join((question or "").split())
+        if not question:
+            raise QuestionError("The question is empty: type a question about the document.")
+        if len(question) > self.settings.max_question_chars:
+            raise QuestionError(f"The question is {len(question)} characters long; the limit is "
+                                f"{self.settings.max_question_chars}. Ask a shorter question.")
+        return question
+
+    def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
+               top_k: int | None = None, mode: str = "hybrid"):
+        """Ranked passages with every stage's score (see :class:`retrieval.searcher.SearchResult`)."""
+        question = self._check_question(question)
+        if doc_ids is not None:
+            self._check_doc_ids(collection, doc_ids)
+        return self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
+
+    def _check_doc_ids(self, collection: str, doc_ids: list[str]) -> None:
+        from retrieval.store import UnknownDocument
+
+        known = {r.doc_id for r in self.store.documents(collection)}
+        missing = [d for d in doc_ids if d not in known]
+        if missing:
+            raise UnknownDocument(f"Document(s) {', '.join(missing)} are not in collection {collection!r}.")
+
+    def answer_stream(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
+                      top_k: int | None = None, mode: str = "hybrid") -> Iterator[tuple[str, object]]:
+        """Yield ``("sources", SearchResult)``, then ``("delta", str)`` pieces, then ``("done", AnswerResult)``."""
+        t0 = time.perf_counter()
+        result = self.search(question, collection, doc_ids, top_k, mode)
+        yield "sources", result
+        t1 = time.perf_counter()
+        answer = self.answerer.answer(self._check_question(question), result.hits)
+        for piece in answer.pieces:
+            yield "delta", piece
+        t2 = time.perf_counter()
+        yield "done", AnswerResult(
+            answer=answer.text, abstained=answer.abstained, confidence=result.confidence, sources=result.hits,
+            citations=answer.citations, resolved_question=self._check_question(question),
+            timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0})
+
+    def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
+               top_k: int | None = None, mode: str = "hybrid") -> AnswerResult:
+        final = None
+        for kind, payload in self.answer_stream(question, collection, doc_ids, top_k, mode):
+            if kind == "done":
+                final = payload
+        return final
+
+    # -- status ----------------------------------------------------------------------------------------------
+    def stats(self) -> dict:
+        s = self.settings
+        collections = {}
+        for name in self.store.collections():
+            docs = self.store.documents(name)
+            collections[name] = {"documents": len(docs), "chunks": sum(d.chunks for d in docs)}
+        return {
+            "collections": collections,
+            "documents": sum(c["documents"] for c in collections.values()),
+            "chunks": sum(c["chunks"] for c in collections.values()),
+            "models": {
+                "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
+                "reranker": {"model": None, "loaded": False, "note": "no reranking stage in this version"},
+                "llm": {"model": s.llm_model, "loaded": False, "configured": bool(s.groq_api_key),
+                        "note": "answers are extractive (quoted from the document)"},
+            },
+            "answer_mode": "extractive",
+            "samples": self.samples_status,
+            "settings": {
+                "data_dir": str(s.data_dir), "chunk_size": s.chunk_size, "chunk_overlap": s.chunk_overlap,
+                "top_k": s.top_k, "candidates": s.candidates, "semantic_weight": s.semantic_weight,
+                "keyword_weight": s.keyword_weight, "answer_threshold": s.answer_threshold,
+                "max_upload_mb": s.max_upload_mb,
+            },
+        }
+
+    def index_samples(self, collection: str = "default") -> list[IngestResult]:
+        """Index the bundled sample documents (once: identical files are recognised and skipped)."""
+        folder = Path(self.settings.sample_dir)
+        results = []
+        self.samples_status = "indexing"
+        try:
+            for path in sorted(folder.glob("*")):
+                if path.suffix.lower() in {".pdf", ".txt", ".md"}:
+                    result = self.ingest(path.read_bytes(), path.name, collection)
+                    log.info("sample %s: %s pages, %s chunks (%s)", path.name, result.pages, result.chunks,
+                             "already indexed" if result.duplicate else f"{result.seconds:.1f} s")
+                    results.append(result)
+            self.samples_status = "ready"
+        except Exception as exc:  # noqa: BLE001 - a broken sample must not stop the server
+            self.samples_status = f"failed: {exc}"
+            log.error("indexing the sample documents failed: %s", exc)
+        return results

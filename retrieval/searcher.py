@@ -1,0 +1,85 @@
+"""The searcher: rank a collection's passages for a question (semantic, keyword, or both fused)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ingestion.chunking import Chunk
+from retrieval.embedder import Embedder
+from retrieval.fusion import weighted_fusion
+from retrieval.store import Store
+from retrieval.tokenize import tokenize
+
+MODES = ("hybrid", "semantic", "keyword")
+
+
+@dataclass
+class Hit:
+    """A ranked passage. ``scores`` holds every stage's score (``None`` where that stage did not find it)."""
+
+    chunk: Chunk
+    rank: int
+    score: float
+    scores: dict[str, float | None]
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    confidence: float  # the best raw cosine similarity among candidates: how close anything came to the question
+    mode: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class Searcher:
+    """Ranks passages with weighted fusion of cosine similarity and BM25.
+
+    Parameters
+    ----------
+    store : where the collections live.
+    embedder : encodes the question.
+    candidates : how many passages each side contributes before fusion.
+    semantic_weight, keyword_weight : fusion weights (applied after min-max normalisation).
+    """
+
+    def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
+                 semantic_weight: float = 0.7, keyword_weight: float = 0.3):
+        self.store = store
+        self.embedder = embedder
+        self.candidates = candidates
+        self.semantic_weight = semantic_weight
+        self.keyword_weight = keyword_weight
+
+    def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
+               top_k: int = 5, mode: str = "hybrid") -> SearchResult:
+        if mode not in MODES:
+            raise ValueError(f"Unknown mode {mode!r}; choose one of {', '.join(MODES)}.")
+        timings: dict[str, float] = {}
+        k = max(self.candidates, top_k)
+        t0 = time.perf_counter()
+        # The semantic side always runs: its best cosine is the confidence, whatever the mode.
+        vector = self.embedder.encode_one(question)
+        semantic = self.store.semantic_search(collection, vector, k, doc_ids)
+        t1 = time.perf_counter()
+        keyword = self.store.keyword_search(collection, tokenize(question), k, doc_ids) if mode != "semantic" else []
+        t2 = time.perf_counter()
+        timings.update(embed_and_semantic=t1 - t0, keyword=t2 - t1)
+
+        chunks = {c.chunk_id: c for c, _ in semantic} | {c.chunk_id: c for c, _ in keyword}
+        sem = {c.chunk_id: s for c, s in semantic}
+        kw = {c.chunk_id: s for c, s in keyword}
+        if mode == "hybrid":
+            fused = weighted_fusion(sem, kw, self.semantic_weight, self.keyword_weight)
+        elif mode == "semantic":
+            fused = dict(sem)
+        else:
+            fused = dict(kw)
+        # Ties broken by cosine, then chunk id, so rankings are reproducible.
+        order = sorted(fused, key=lambda cid: (-fused[cid], -sem.get(cid, -1.0), cid))[:top_k]
+        hits = [Hit(chunk=chunks[cid], rank=i + 1, score=fused[cid],
+                    scores={"semantic": sem.get(cid), "keyword": kw.get(cid), "fused": fused[cid]})
+                for i, cid in enumerate(order)]
+        timings["fusion"] = time.perf_counter() - t2
+        confidence = max(sem.values(), default=0.0)
+        return SearchResult(hits=hits, confidence=float(confidence), mode=mode, timings=timings)

@@ -1,0 +1,282 @@
+"""Where collections of indexed documents live.
+
+The searcher talks only to :class:`Store`: add and delete documents, list them, and two searches (by vector and by
+keywords). :class:`LocalStore` keeps everything in memory (FAISS ``IndexFlatIP`` and BM25) and on disk under
+``RAG_DATA_DIR``; a server-grade backend (PostgreSQL with pgvector and full-text search) implements the same methods.
+
+Disk layout, one folder per collection::
+
+    collections/<name>/manifest.json          the documents in the collection (the only file ever rewritten)
+    collections/<name>/docs/<doc_id>/chunks.jsonl, vectors.npy
+
+A document's files are written first, then the manifest is replaced atomically (write, fsync, ``os.replace``), so a
+crash at any point leaves the previous manifest, which never names a half-written document.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import faiss
+import numpy as np
+from rank_bm25 import BM25Okapi
+
+from ingestion.chunking import Chunk
+from retrieval.tokenize import tokenize
+
+COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class UnknownCollection(LookupError):
+    pass
+
+
+class UnknownDocument(LookupError):
+    pass
+
+
+@dataclass
+class DocumentRecord:
+    """What the store knows about one indexed document."""
+
+    doc_id: str
+    filename: str
+    collection: str
+    sha256: str
+    pages: int
+    chunks: int
+    added_at: float
+    strategy: str = "recursive_char"
+    chunk_size: int = 0
+    chunk_overlap: int = 0
+    warnings: list[str] = field(default_factory=list)
+    title: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def validate_collection_name(name: str) -> str:
+    if not COLLECTION_NAME.match(name or ""):
+        raise ValueError(
+            f"Invalid collection name {name!r}: use 1-64 letters, digits, '.', '_' or '-', starting with a letter "
+            "or digit."
+        )
+    return name
+
+
+class Store(ABC):
+    """The interface the pipeline and searcher rely on."""
+
+    @abstractmethod
+    def collections(self) -> list[str]: ...
+
+    @abstractmethod
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        """Documents of one collection, or of all collections when ``None``."""
+
+    @abstractmethod
+    def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None: ...
+
+    @abstractmethod
+    def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
+        """A document's record, chunks and vectors (to copy it into another collection without re-embedding)."""
+
+    @abstractmethod
+    def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        """Index a document; atomic: after a crash it is either wholly there or not at all."""
+
+    @abstractmethod
+    def delete_document(self, doc_id: str) -> DocumentRecord: ...
+
+    @abstractmethod
+    def semantic_search(self, collection: str, vector: np.ndarray, k: int,
+                        doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The ``k`` chunks with the highest cosine similarity to ``vector`` (unit length)."""
+
+    @abstractmethod
+    def keyword_search(self, collection: str, tokens: list[str], k: int,
+                       doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
+        """The ``k`` chunks with the highest BM25 score for ``tokens`` (zero scores left out)."""
+
+    def chunk_count(self, collection: str | None = None) -> int:
+        return sum(d.chunks for d in self.documents(collection))
+
+
+class _CollectionIndex:
+    """Immutable in-memory index of one collection; rebuilt and swapped whole on every change."""
+
+    def __init__(self, records: dict[str, DocumentRecord], parts: dict[str, tuple[list[Chunk], np.ndarray]],
+                 dim: int, k1: float, b: float):
+        self.records = records
+        self.parts = parts
+        self.chunks: list[Chunk] = [c for doc_id in records for c in parts[doc_id][0]]
+        self.doc_of_row = np.array([c.doc_id for c in self.chunks], dtype=object)
+        self.faiss = faiss.IndexFlatIP(dim)
+        if self.chunks:
+            self.faiss.add(np.vstack([parts[doc_id][1] for doc_id in records]).astype(np.float32))
+        # rank-bm25 cannot be built over an empty corpus.
+        self.bm25 = BM25Okapi([tokenize(c.text) for c in self.chunks], k1=k1, b=b) if self.chunks else None
+
+    def rows_for(self, doc_ids: list[str] | None) -> np.ndarray | None:
+        if doc_ids is None:
+            return None
+        return np.flatnonzero(np.isin(self.doc_of_row, list(doc_ids)))
+
+
+class LocalStore(Store):
+    """FAISS + BM25 in memory, files on disk.
+
+    Parameters
+    ----------
+    root : the data folder (``RAG_DATA_DIR``).
+    dim : embedding dimension.
+    bm25_k1, bm25_b : BM25 parameters.
+    """
+
+    def __init__(self, root: Path, dim: int, bm25_k1: float = 1.5, bm25_b: float = 0.75):
+        self.root = Path(root)
+        self.dim = dim
+        self.k1, self.b = bm25_k1, bm25_b
+        self._lock = threading.RLock()
+        self._indexes: dict[str, _CollectionIndex] = {}
+        (self.root / "collections").mkdir(parents=True, exist_ok=True)
+        for folder in sorted((self.root / "collections").iterdir()):
+            if (folder / "manifest.json").exists():
+                self._indexes[folder.name] = self._load(folder.name)
+
+    # -- disk ------------------------------------------------------------------------------------------------
+    def _dir(self, collection: str) -> Path:
+        return self.root / "collections" / collection
+
+    def _load(self, collection: str) -> _CollectionIndex:
+        manifest = json.loads((self._dir(collection) / "manifest.json").read_text())
+        records, parts = {}, {}
+        for data in manifest["documents"]:
+            record = DocumentRecord(**data)
+            folder = self._dir(collection) / "docs" / record.doc_id
+            with open(folder / "chunks.jsonl", encoding="utf-8") as fh:
+                chunks = [Chunk.from_dict(json.loads(line)) for line in fh]
+            records[record.doc_id] = record
+            parts[record.doc_id] = (chunks, np.load(folder / "vectors.npy"))
+        return _CollectionIndex(records, parts, self.dim, self.k1, self.b)
+
+    @staticmethod
+    def _write_atomic(path: Path, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _write_manifest(self, collection: str, records: dict[str, DocumentRecord]) -> None:
+        body = json.dumps({"documents": [r.to_dict() for r in records.values()]}, ensure_ascii=False, indent=1)
+        self._dir(collection).mkdir(parents=True, exist_ok=True)
+        self._write_atomic(self._dir(collection) / "manifest.json", body.encode("utf-8"))
+
+    # -- Store -----------------------------------------------------------------------------------------------
+    def collections(self) -> list[str]:
+        return sorted(self._indexes)
+
+    def _index(self, collection: str) -> _CollectionIndex:
+        try:
+            return self._indexes[collection]
+        except KeyError:
+            raise UnknownCollection(f"Collection {collection!r} does not exist.") from None
+
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        names = self.collections() if collection is None else [collection]
+        return [r for name in names for r in self._index(name).records.values()]
+
+    def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None:
+        index = self._indexes.get(collection)
+        return next((r for r in index.records.values() if r.sha256 == sha256), None) if index else None
+
+    def _locate(self, doc_id: str) -> _CollectionIndex:
+        for index in self._indexes.values():
+            if doc_id in index.records:
+                return index
+        raise UnknownDocument(f"Document {doc_id!r} does not exist.")
+
+    def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
+        index = self._locate(doc_id)
+        chunks, vectors = index.parts[doc_id]
+        return index.records[doc_id], chunks, vectors
+
+    def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        if vectors.shape != (len(chunks), self.dim):
+            raise ValueError(f"expected {len(chunks)} vectors of size {self.dim}, got {vectors.shape}")
+        with self._lock:
+            collection = validate_collection_name(record.collection)
+            current = self._indexes.get(collection)
+            folder = self._dir(collection) / "docs" / record.doc_id
+            folder.mkdir(parents=True, exist_ok=True)
+            lines = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
+            self._write_atomic(folder / "chunks.jsonl", lines.encode("utf-8"))
+            buf = _npy_bytes(vectors.astype(np.float32))
+            self._write_atomic(folder / "vectors.npy", buf)
+            records = dict(current.records) if current else {}
+            parts = dict(current.parts) if current else {}
+            records[record.doc_id] = record
+            parts[record.doc_id] = (chunks, vectors.astype(np.float32))
+            index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)  # build before anything is visible
+            self._write_manifest(collection, records)
+            self._indexes[collection] = index
+
+    def delete_document(self, doc_id: str) -> DocumentRecord:
+        with self._lock:
+            current = self._locate(doc_id)
+            record = current.records[doc_id]
+            records = {k: v for k, v in current.records.items() if k != doc_id}
+            parts = {k: v for k, v in current.parts.items() if k != doc_id}
+            index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)
+            self._write_manifest(record.collection, records)
+            self._indexes[record.collection] = index
+            shutil.rmtree(self._dir(record.collection) / "docs" / doc_id, ignore_errors=True)
+            return record
+
+    def semantic_search(self, collection, vector, k, doc_ids=None):
+        index = self._index(collection)
+        rows = index.rows_for(doc_ids)
+        n = len(index.chunks) if rows is None else len(rows)
+        if n == 0:
+            return []
+        params = None
+        if rows is not None:
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(rows.astype(np.int64)))
+        scores, ids = index.faiss.search(vector.reshape(1, -1).astype(np.float32), min(k, n), params=params)
+        return [(index.chunks[i], float(s)) for s, i in zip(scores[0], ids[0]) if i >= 0]
+
+    def keyword_search(self, collection, tokens, k, doc_ids=None):
+        index = self._index(collection)
+        if index.bm25 is None or not tokens:
+            return []
+        scores = index.bm25.get_scores(tokens)
+        rows = index.rows_for(doc_ids)
+        if rows is not None:
+            mask = np.full(len(scores), -np.inf)
+            mask[rows] = 0.0
+            scores = scores + mask
+        top = np.argsort(-scores, kind="stable")[:k]
+        return [(index.chunks[i], float(scores[i])) for i in top if scores[i] > 0]
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, array)
+    return buf.getvalue()

