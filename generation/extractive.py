@@ -46,25 +46,29 @@ class ExtractiveAnswerer:
     """Scores every sentence of the retrieved passages and quotes the best.
 
     A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's keywords it
-    contains``. The best sentence must reach ``threshold``; other sentences join it when they come within
+    contains``. Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are skipped: they restate
+    the question rather than answer it. The best sentence must reach ``threshold``; other sentences join it when they come within
     ``margin`` of it, up to ``max_sentences``, and are quoted in document order.
     """
 
-    def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08):
+    def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08,
+                 min_new_terms: int = 1):
         self.embedder = embedder
+        self.min_new_terms = min_new_terms
         self.threshold = threshold
         self.max_sentences = max_sentences
         self.margin = margin
 
     def score(self, question: str, hits: list[Hit]) -> list[_Candidate]:
         """Every candidate sentence with its support, best first."""
+        terms = set(tokenize(question))
+        # A heading, or a sentence that only restates the question, cannot hold its answer.
         candidates = [_Candidate(hit, s.text, s.start) for hit in hits for s in split_sentences(hit.chunk.text)
-                      if len(s.text.split()) >= 3]
+                      if not s.heading and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
         if not candidates:
             return []
         vectors = self.embedder.encode([question] + [c.text for c in candidates])
         cosines = vectors[1:] @ vectors[0]
-        terms = set(tokenize(question))
         for cand, cos in zip(candidates, cosines):
             coverage = len(terms & set(tokenize(cand.text))) / len(terms) if terms else 0.0
             cand.score = float(0.75 * cos + 0.25 * coverage)

@@ -14,9 +14,10 @@ _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+)")
 
 @dataclass
 class Sentence:
-    text: str   # the sentence as it stands in the passage (whitespace collapsed)
+    text: str   # the sentence as it stands in the passage (whitespace collapsed, Markdown markers removed)
     start: int  # offsets into the passage
     end: int
+    heading: bool = False  # it is (part of) a Markdown heading line
 
 
 def _segmenter() -> pysbd.Segmenter:
@@ -30,6 +31,7 @@ def split_sentences(text: str) -> list[Sentence]:
     out: list[Sentence] = []
     for block in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", text):
         base = block.start()
+        heading = block.group().lstrip().startswith("#")
         for span in _segmenter().segment(block.group()):
             raw = span.sent
             lead = len(raw) - len(raw.lstrip())
@@ -37,5 +39,5 @@ def split_sentences(text: str) -> list[Sentence]:
             end = base + span.start + len(raw.rstrip())
             clean = " ".join(_MARKUP.sub("", text[start:end]).split())
             if clean:
-                out.append(Sentence(clean, start, end))
+                out.append(Sentence(clean, start, end, heading))
     return out

@@ -1,7 +1,8 @@
 """Read an upload (PDF, plain text or Markdown) into pages of clean text with their heading paths.
 
 PDFs are read with pymupdf4llm's layout mode, which keeps headings, lists and tables and drops running page
-headers and footers. A page whose layout text lost words is read again with pdfplumber. Every failure is an
+headers and footers. A page whose layout text lost words is read again with pdfplumber, and if that loses most of
+them too, MuPDF's plain text is used (``Page.reader == "pymupdf"``). Every failure is an
 :class:`~ingestion.errors.IngestError` whose message tells the user what was wrong and what to do.
 """
 
@@ -40,6 +41,8 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 # Text where at least this share of the visible characters is U+FFFD or "(cid:N)" carries no readable words:
 # the font has no Unicode mapping.
 _JUNK_SHARE = 0.3
+# A re-read text holding less than this share of the page's raw words lost most of them.
+_MOSTLY_LOST = 0.5
 # pdfplumber's default x_tolerance (3) glues words of tightly set text together; 1.5 keeps them apart.
 _PLUMBER_X_TOLERANCE = 1.5
 
@@ -98,7 +101,9 @@ def read_document(
     if extension in TEXT_EXTENSIONS:
         return _read_text(data, name)
     kind = f"'{extension}' files" if extension else "files without an extension"
-    raise UnsupportedFileType(f"'{name}' cannot be read: {kind} are not supported. Upload a {ACCEPTED_TYPES} file.")
+    raise UnsupportedFileType(
+        f"'{name}' cannot be read: {kind} are not supported. Upload a {ACCEPTED_TYPES} file."
+    )
 
 
 # --- PDF -----------------------------------------------------------------------------------------------------------
@@ -125,33 +130,41 @@ def _read_pdf(data: bytes, name: str, garbled_threshold: float) -> ReadResult:
 
 
 def _damaged(name: str, detail: str = "is damaged or truncated") -> DamagedPdf:
-    return DamagedPdf(f"'{name}' cannot be read: the file {detail}. Re-export or re-download the PDF and upload it again.")
+    return DamagedPdf(
+        f"'{name}' cannot be read: the file {detail}. Re-export or re-download the PDF and upload it again."
+    )
 
 
 def _read_open_pdf(doc: pymupdf.Document, data: bytes, name: str, garbled_threshold: float) -> ReadResult:
     # An empty user password opens many "encrypted" PDFs (those that only restrict printing or copying).
     if doc.needs_pass and not doc.authenticate(""):
-        raise EncryptedPdf(f"'{name}' is password-protected. Remove the password (e.g. print it to a new PDF) and upload it again.")
+        raise EncryptedPdf(
+            f"'{name}' is password-protected. Remove the password (e.g. print it to a new PDF) and upload it again."
+        )
+    # MuPDF silently rebuilds a broken cross-reference table. Without the end-of-file marker the file was cut
+    # short, so pages are missing even when some open: ask for the whole file instead of indexing a part of it.
+    if doc.is_repaired and b"%%EOF" not in data[-2048:]:
+        raise _damaged(name, "is truncated (it ends before the end-of-file marker)")
     if doc.page_count == 0:
         raise DamagedPdf(f"'{name}' has no pages. Re-export or re-download the PDF and upload it again.")
     warnings: list[str] = []
     if doc.is_repaired:
-        # MuPDF rebuilds a broken cross-reference table. Without the end-of-file marker the file was cut short, so
-        # pages are missing even when some open: ask for the whole file instead of indexing a part of it.
-        if b"%%EOF" not in data[-2048:]:
-            raise _damaged(name, "is truncated (it ends before the end-of-file marker)")
         warnings.append(f"'{name}' had errors in its structure and was repaired; some text may be missing.")
 
-    markdown = _layout_markdown(doc, name, warnings)
+    # MuPDF's plain text is cheap (~1 ms a page) and is the yardstick for the layout text. Pages without any are
+    # image-only: neither reader finds text there, so they skip the slow layout model (and a scan fails fast).
+    raws = [page.get_text() for page in doc]
+    if not any(raw.strip() for raw in raws):
+        raise _no_text_layer(name)
+    markdown = _layout_markdown(doc, [i for i, raw in enumerate(raws) if raw.strip()], name, warnings)
     texts: list[str] = []
     readers: list[str] = []
     plumber = _LazyPlumber(data)
     try:
-        for index, page in enumerate(doc):
-            raw = page.get_text()
+        for index, raw in enumerate(raws):
             text, reader = (markdown[index], "pymupdf4llm") if markdown is not None else ("", "pdfplumber")
             if markdown is None or _needs_reread(text, raw, garbled_threshold):
-                text, reader = _reread(plumber, index, text, raw, name, warnings)
+                text, reader = _reread(plumber, index, (text, reader), raw, name, warnings)
             texts.append(text)
             readers.append(reader)
     finally:
@@ -162,10 +175,7 @@ def _read_open_pdf(doc: pymupdf.Document, data: bytes, name: str, garbled_thresh
     pages = _finish_pages(texts, readers, outline=markdown)
     empty = [p.number for p in pages if not p.text]
     if len(empty) == len(pages):
-        raise NoTextLayer(
-            f"'{name}' has no text layer (it looks scanned); OCR of scanned pages is not available yet, "
-            "upload a PDF with selectable text."
-        )
+        raise _no_text_layer(name)
     if empty:
         warnings.append(_empty_pages_warning(empty))
     metadata_title = (doc.metadata or {}).get("title") or ""
@@ -178,22 +188,33 @@ def _read_open_pdf(doc: pymupdf.Document, data: bytes, name: str, garbled_thresh
     )
 
 
-def _layout_markdown(doc: pymupdf.Document, name: str, warnings: list[str]) -> list[str] | None:
-    """Cleaned pymupdf4llm Markdown per page, or ``None`` when the layout reader fails."""
+def _no_text_layer(name: str) -> NoTextLayer:
+    return NoTextLayer(
+        f"'{name}' has no text layer (it looks scanned); OCR of scanned pages is not available yet, "
+        "upload a PDF with selectable text."
+    )
+
+
+def _layout_markdown(
+    doc: pymupdf.Document, indices: list[int], name: str, warnings: list[str]
+) -> list[str] | None:
+    """Cleaned pymupdf4llm Markdown for every page (``""`` for pages not in ``indices``), ``None`` on failure."""
     try:
         import pymupdf4llm  # imported here: loading the layout model is slow and only PDFs need it
 
         chunks = pymupdf4llm.to_markdown(
-            doc, page_chunks=True, header=False, footer=False, use_ocr=False, show_progress=False
+            doc, pages=indices, page_chunks=True, header=False, footer=False, use_ocr=False, show_progress=False
         )
     except Exception:
         warnings.append(f"The layout reader failed on '{name}'; its text was read without headings or tables.")
         return None
     pages = [""] * doc.page_count
     for position, chunk in enumerate(chunks):
-        # Chunks carry their 1-based page number; fall back to their position.
-        number = (chunk.get("metadata") or {}).get("page_number") or position + 1
-        if 1 <= number <= doc.page_count:
+        # Chunks carry their 1-based page number; fall back to their position in the request.
+        number = (chunk.get("metadata") or {}).get("page_number")
+        if not number and position < len(indices):
+            number = indices[position] + 1
+        if number and 1 <= number <= doc.page_count:
             pages[number - 1] = clean_markdown(chunk.get("text") or "")
     return pages
 
@@ -227,23 +248,31 @@ def _needs_reread(text: str, raw: str, threshold: float) -> bool:
 
 
 def _reread(
-    plumber: _LazyPlumber, index: int, layout_text: str, raw: str, name: str, warnings: list[str]
+    plumber: _LazyPlumber, index: int, current: tuple[str, str], raw: str, name: str, warnings: list[str]
 ) -> tuple[str, str]:
-    """Read page ``index`` with pdfplumber; keep the layout text if that is no better."""
+    """Read page ``index`` again with pdfplumber and return the better ``(text, reader)`` for it.
+
+    pdfplumber's text replaces ``current`` unless it holds fewer of the page's raw words. When both lost most of
+    them, MuPDF's plain text is used instead: it has no layout but holds every word. (pdfplumber writes text set
+    sideways as reversed letters without spaces.)
+    """
     if not raw.strip():
         # Neither reader finds text where MuPDF finds none (image-only page), so skip opening pdfplumber.
-        return layout_text, "pymupdf4llm"
+        return current
+    candidates = [current]
     try:
-        text = plumber.page_text(index)
+        candidates.insert(0, (plumber.page_text(index), "pdfplumber"))  # first: it wins ties
     except Exception:
         warnings.append(f"Page {index + 1} of '{name}' could not be re-read; its text may be incomplete.")
-        return layout_text, "pymupdf4llm"
-    if layout_text.strip() and _coverage(text, raw) < _coverage(layout_text, raw):
-        return layout_text, "pymupdf4llm"
-    if _junk_share(text) >= _JUNK_SHARE:
-        # The font maps its glyphs to no characters: nothing readable to index.
-        return "", "pdfplumber"
-    return text, "pdfplumber"
+    readable = [c for c in candidates if c[0].strip() and _junk_share(c[0]) < _JUNK_SHARE]
+    if readable:
+        best = max(readable, key=lambda c: _coverage(c[0], raw))
+        if _coverage(best[0], raw) >= _MOSTLY_LOST:
+            return best
+    if _junk_share(raw) < _JUNK_SHARE:
+        return raw, "pymupdf"
+    # The font maps its glyphs to no characters: nothing readable to index.
+    return "", candidates[0][1]
 
 
 class _LazyPlumber:

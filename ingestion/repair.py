@@ -20,6 +20,9 @@ _MARKER_RUN = r"(?:\*\*|~~|`|(?<!_)_(?!_))+"
 # Markers inside a word ("snake_case", "2**3") are text. A closing marker also takes the space pymupdf4llm puts
 # between it and the punctuation that follows ("_Adam_ ," -> "Adam,").
 _MARKER = re.compile(rf"(?<!\w){_MARKER_RUN}|{_MARKER_RUN}(?:[ \t]+(?=[,.;:)\]]))?(?!\w)")
+# Bold or strikethrough between two word characters: pymupdf4llm put the space that separated the words inside the
+# span it marked ("the**MAP**function" for "the MAP function"), so the marker stands for a space.
+_GLUED_MARKER = re.compile(r"(?<=\w)(?:\*\*|~~)+(?=\w)")
 
 
 def clean_markdown(text: str) -> str:
@@ -33,8 +36,8 @@ def clean_markdown(text: str) -> str:
     -------
     str
         The same text without HTML comments, ``<br>`` (now a space), ``<sup>``/``<sub>``/``<u>`` tags (content
-        kept) and emphasis markers (``**``, ``~~``, backticks, ``_``) at word boundaries. Heading lines
-        (``# ...``), list markers and ``|`` table rows are kept.
+        kept) and emphasis markers (``**``, ``~~``, backticks, ``_``) at word boundaries; ``**`` or ``~~``
+        between two words becomes a space. Heading lines (``# ...``), list markers and ``|`` table rows are kept.
 
     Examples
     --------
@@ -45,8 +48,10 @@ def clean_markdown(text: str) -> str:
     """
     text = _HTML_COMMENT.sub("", text)
     text = _BR.sub(" ", text)
-    text = _INLINE_TAG.sub("", text)
-    return _MARKER.sub("", text)
+    text = _GLUED_MARKER.sub(" ", text)
+    text = _MARKER.sub("", text)
+    # Tags go last: removing them first can join two markers into "__", which reads as part of an identifier.
+    return _INLINE_TAG.sub("", text)
 
 
 # --- repair_text --------------------------------------------------------------------------------------------------
@@ -54,8 +59,9 @@ def clean_markdown(text: str) -> str:
 _CID = re.compile(r"\(cid:\d+\)")
 # A word broken at a line end: "optimiza-\ntion". pymupdf4llm sometimes also leaves a blank line between the two
 # halves, so one blank line is allowed. Both halves may be hyphenated compounds themselves ("state-of-\nthe-art").
+# The match starts only where a word starts, so a long run of letters is scanned once, not once per letter.
 _LINE_BREAK_HYPHEN = re.compile(
-    r"(?P<left>\w(?:[\w-]*\w)?)-[ \t]*\n(?:[ \t]*\n)?[ \t]*(?P<right>[^\W_](?:[\w-]*\w)?)"
+    r"(?<![\w-])(?P<left>\w(?:[\w-]*\w)?)-[ \t]*\n(?:[ \t]*\n)?[ \t]*(?P<right>[^\W_](?:[\w-]*\w)?)"
 )
 _SOFT_HYPHEN_BREAK = re.compile(r"\u00ad[ \t]*\n[ \t]*")
 _SPACES = re.compile(r"[ \t]+")

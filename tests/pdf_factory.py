@@ -215,6 +215,28 @@ def mixed_blank_page_pdf() -> bytes:
     return data
 
 
+SIDEWAYS_SENTENCES = (
+    "Figure 3 shows the lighthouse keepers of Freedonia in their blue uniforms.",
+    "The keepers rotate between the northern and southern towers every winter.",
+)
+
+
+def sideways_text_pdf() -> bytes:
+    """A one-page PDF whose body is set sideways (rotated 90 degrees), like a landscape figure in a portrait paper.
+
+    The layout reader returns nothing for this page and pdfplumber returns the words reversed letter by letter;
+    only MuPDF's plain text holds :data:`SIDEWAYS_SENTENCES` as printed.
+    """
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    page.insert_text((_MARGIN, _MARGIN + 18), "Sideways figure page", fontsize=BODY_SIZE, fontname="helv")
+    for i, sentence in enumerate(SIDEWAYS_SENTENCES):
+        page.insert_text((300 + 16 * i, 700), sentence, fontsize=BODY_SIZE, fontname="helv", rotate=90)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
 # Bytes of an HTML error page saved with a .pdf name, a common "PDF" that is not one.
 NOT_A_PDF = (
     b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"

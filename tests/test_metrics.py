@@ -345,10 +345,14 @@ def test_shared_dev_set_loads():
 # --- runner wiring, against a stand-in with the pipeline's API ---------------------------------------------
 
 class FakePipeline:
-    """Returns canned passages and records how it was called."""
+    """Returns canned passages and records how it was called.
 
-    def __init__(self):
+    ``wrap`` puts the passage fields in a ``chunk`` attribute of each hit, as the product's searcher does.
+    """
+
+    def __init__(self, wrap=False):
         self.calls = []
+        self.wrap = wrap
 
     def search(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid"):
         self.calls.append(("search", collection, doc_ids, top_k, mode))
@@ -357,6 +361,8 @@ class FakePipeline:
             SimpleNamespace(text="A variant of\nAdam based on the inﬁnity norm", page=9, doc_id="id-adam",
                             filename="adam.pdf", chunk_id="a1", score=0.5),
         ]
+        if self.wrap:
+            hits = [SimpleNamespace(chunk=h, score=h.score, rank=i) for i, h in enumerate(hits, start=1)]
         return SimpleNamespace(hits=hits[:top_k], confidence=0.7)
 
     def answer(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid"):
@@ -365,8 +371,9 @@ class FakePipeline:
         return SimpleNamespace(answer="A variant.", abstained=False, sources=[], citations=[cite], confidence=0.6)
 
 
-def test_runner_ranks_maps_documents_and_scopes_searches():
-    fake = FakePipeline()
+@pytest.mark.parametrize("wrap", [False, True], ids=["flat-hits", "chunk-hits"])
+def test_runner_ranks_maps_documents_and_scopes_searches(wrap):
+    fake = FakePipeline(wrap)
     question = GoldQuestion("q1", "adam", "lexical", "What is AdaMax?", ("based on the infinity norm",), (1, 9),
                             "", "dev")
     doc_ids = {"adam": "id-adam", "nist": "id-nist"}
@@ -375,6 +382,7 @@ def test_runner_ranks_maps_documents_and_scopes_searches():
     assert row["rank"] == 2
     assert (row["top_doc"], row["top_page"]) == ("nist", 2)  # doc_id mapped back to the gold doc name
     assert row["citations"] == [{"doc": "adam", "page": 9, "chunk_id": "a1"}]
+    assert [h["score"] for h in row["hits"]] == [0.9, 0.5]
     # Searches at least 8 deep for recall@8; the answer gets the requested top_k; doc scope passes the doc's id.
     assert fake.calls == [("search", "eval", ["id-adam"], 8, "keyword"), ("answer", "eval", ["id-adam"], 5, "keyword")]
     json.dumps(row)  # rows are written as JSON
@@ -399,3 +407,39 @@ def test_runner_cache_key_ignores_location_and_report_hides_the_key():
 def test_runner_rejects_out_of_range_top_k():
     with pytest.raises(SystemExit):
         runner.parse_args(["--top-k", "0"])
+
+
+class FakeIngester:
+    """Indexes by content hash like the product: a second upload of the same bytes is a duplicate."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def ingest(self, data, filename, collection="default"):
+        duplicate = data in self.seen
+        self.seen.add(data)
+        timings = {} if duplicate else {"read": 1.0, "embed": 3.0}
+        return SimpleNamespace(doc_id=f"id-{filename}", pages=2, chunks=5, seconds=0.01 if duplicate else 4.0,
+                               timings=timings, duplicate=duplicate)
+
+
+def test_runner_keeps_ingestion_timings_measured_when_the_store_was_built(tmp_path):
+    (tmp_path / "adam.pdf").write_bytes(b"adam bytes")
+    record = tmp_path / "cache" / "key.ingest.json"
+    fake = FakeIngester()
+
+    first = runner.ingest_docs(fake, ["adam"], tmp_path, record)
+    assert first["adam"]["seconds"] == 4.0 and not first["adam"]["reused"]
+    # The re-upload takes 0.01 s; reporting that as ingestion cost would be wrong.
+    again = runner.ingest_docs(fake, ["adam"], tmp_path, record)
+    assert again["adam"]["seconds"] == 4.0 and again["adam"]["reused"]
+    assert ingestion_cost(again.values())["seconds_per_page"] == pytest.approx(4.0 / 2)
+
+    record.unlink()  # store kept, timings lost: say "unknown" rather than near zero
+    lost = runner.ingest_docs(fake, ["adam"], tmp_path, record)
+    assert lost["adam"]["seconds"] is None and lost["adam"]["doc_id"] == "id-adam.pdf"
+
+
+def test_runner_reports_a_missing_gold_pdf(tmp_path):
+    with pytest.raises(SystemExit, match="not found"):
+        runner.ingest_docs(FakeIngester(), ["nist"], tmp_path, tmp_path / "r.json")
