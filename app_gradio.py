@@ -88,7 +88,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         except (QuestionError, UnknownCollection, UnknownDocument) as exc:
             msg = str(exc.args[0]) if exc.args else str(exc)
             if isinstance(exc, UnknownCollection):
-                msg = "No documents are indexed yet: upload a PDF or text file first."
+                msg = ("The sample document is still being indexed; ask again in a few seconds."
+                       if pipeline.samples_status == "indexing" else
+                       "No documents are indexed yet: upload a PDF or text file first.")
             history[-1]["content"] = msg
             yield history, "", ""
 
@@ -112,7 +114,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 send = gr.Button("Ask", variant="primary", elem_id="ask")
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
-        files.upload(upload, inputs=files, outputs=[status, docs])
+        files.upload(upload, inputs=files, outputs=[status, docs], api_name="upload")
         refresh.click(lambda: documents_html(pipeline), outputs=docs)
         send.click(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question], api_name="ask")
         question.submit(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question],

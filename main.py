@@ -43,6 +43,7 @@ def search_json(result: SearchResult) -> dict:
 def answer_json(result: AnswerResult) -> dict:
     return {
         "answer": result.answer, "abstained": result.abstained, "confidence": result.confidence,
+        "support": result.support,
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
         "citations": [{"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "filename": c.filename}
                       for c in result.citations],

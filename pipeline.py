@@ -46,6 +46,7 @@ class AnswerResult:
     resolved_question: str
     timings: dict[str, float] = field(default_factory=dict)
     mode: str = "extractive"
+    support: float = 0.0  # how well the best quoted sentence covers the question (the abstention score)
 
 
 class QuestionError(ValueError):
@@ -208,7 +209,8 @@ class Pipeline:
         yield "done", AnswerResult(
             answer=answer.text, abstained=answer.abstained, confidence=result.confidence, sources=result.hits,
             citations=answer.citations, resolved_question=self._check_question(question),
-            timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0})
+            timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
+            support=answer.support)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int | None = None, mode: str = "hybrid") -> AnswerResult:

@@ -48,7 +48,8 @@ class Settings(BaseSettings):
 
     # Answering
     answer_threshold: float = Field(
-        0.45, ge=0, le=1, description="Least support score of the best sentence; below it the answer abstains.",
+        0.5, ge=0, le=1, description="Least support score of the best sentence; below it the answer abstains "
+        "(tuned on the dev set, see README).",
     )
     answer_max_sentences: int = Field(3, ge=1, le=10)
     max_question_chars: int = Field(2000, ge=10)

@@ -141,6 +141,7 @@ def evaluate(pipeline, questions: list[GoldQuestion], doc_ids: dict[str, str], m
             "hits": [{"doc": names.get(p.doc_id, p.doc_id), "page": p.page, "chunk_id": p.chunk_id,
                       "score": h.score} for h, p in zip(hits, passages)],
             "abstained": bool(reply.abstained), "answer": reply.answer, "answer_confidence": reply.confidence,
+            "support": getattr(reply, "support", None),
             "citations": [{"doc": names.get(c.doc_id, c.doc_id), "page": c.page, "chunk_id": c.chunk_id}
                           for c in reply.citations],
             "seconds": round(time.perf_counter() - started, 3),

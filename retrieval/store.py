@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import math
+
 import faiss
 import numpy as np
 from rank_bm25 import BM25Okapi
@@ -111,6 +113,20 @@ class Store(ABC):
         return sum(d.chunks for d in self.documents(collection))
 
 
+class LuceneBM25(BM25Okapi):
+    """BM25 with Lucene's idf, ``log(1 + (N - n + 0.5) / (n + 0.5))``.
+
+    rank-bm25's classic idf is zero or negative for a term in half or more of the passages (floored to a small
+    epsilon times the *average* idf, itself negative in tiny corpora), so a short document loses its keyword side
+    entirely. Lucene's form stays positive and keeps the same ordering elsewhere.
+    """
+
+    def _calc_idf(self, nd):
+        for word, freq in nd.items():
+            self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
+        self.average_idf = sum(self.idf.values()) / max(len(self.idf), 1)
+
+
 class _CollectionIndex:
     """Immutable in-memory index of one collection; rebuilt and swapped whole on every change."""
 
@@ -124,7 +140,7 @@ class _CollectionIndex:
         if self.chunks:
             self.faiss.add(np.vstack([parts[doc_id][1] for doc_id in records]).astype(np.float32))
         # rank-bm25 cannot be built over an empty corpus.
-        self.bm25 = BM25Okapi([tokenize(c.text) for c in self.chunks], k1=k1, b=b) if self.chunks else None
+        self.bm25 = LuceneBM25([tokenize(c.text) for c in self.chunks], k1=k1, b=b) if self.chunks else None
 
     def rows_for(self, doc_ids: list[str] | None) -> np.ndarray | None:
         if doc_ids is None:
