@@ -26,7 +26,7 @@ class QueryRequest(BaseModel):
     question: str = Field(..., description="A question about the documents.")
     collection: str = "default"
     doc_ids: list[str] | None = Field(None, description="Search only these documents.")
-    top_k: int = Field(5, ge=1, le=50)
+    top_k: int | None = Field(None, ge=1, le=50, description="Passages to return; default RAG_TOP_K (5).")
     mode: Literal["hybrid", "semantic", "keyword"] = "hybrid"
 
 
