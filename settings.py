@@ -26,9 +26,32 @@ class Settings(BaseSettings):
         "with pdfplumber.",
     )
 
+    # OCR of scanned pages
+    ocr_enabled: bool = Field(True, description="Read pages without a text layer with OCR.")
+    ocr_max_pages: int = Field(
+        50, ge=0, description="Most pages per document read with OCR; later scanned pages are listed as not read.",
+    )
+    ocr_dpi: int = Field(200, ge=72, le=600, description="Resolution pages are rendered at for OCR.")
+
+    # Isolated parsing: a PDF that hangs, explodes in memory or crashes the parser cannot take the server down.
+    parse_isolated: bool = Field(True, description="Read uploads in a separate process with the limits below.")
+    parse_memory_mb: int = Field(3072, ge=256, description="Address-space limit of the reading process, MiB.")
+    parse_cpu_seconds: int = Field(300, ge=5, description="CPU-time limit of the reading process.")
+    parse_timeout_seconds: float = Field(600, gt=0, description="Wall-clock limit of the reading process.")
+
     # Chunking
-    chunk_size: int = Field(1000, ge=100, description="Target chunk length in characters.")
+    chunk_strategy: str = Field(
+        "recursive_char", pattern="^(fixed_size|recursive_char|semantic)$",
+        description="Default chunking strategy: fixed_size, recursive_char or semantic.",
+    )
+    chunk_size: int = Field(1000, ge=100, description="Target chunk length in characters (most, for semantic).")
     chunk_overlap: int = Field(150, ge=0, description="Characters shared by neighbouring chunks of a page.")
+    semantic_percentile: float = Field(
+        90, gt=0, lt=100,
+        description="semantic: cut where the drop in similarity between neighbouring sentences is above this "
+        "percentile of the document's drops.",
+    )
+    semantic_min_chars: int = Field(200, ge=0, description="semantic: shortest chunk, characters.")
 
     # Models
     embedding_model: str = Field(
