@@ -49,14 +49,29 @@ def documents_html(pipeline: Pipeline) -> str:
         docs = []
     if not docs:
         return "<p>No documents yet. Upload a PDF or text file.</p>"
-    rows = "".join(f"<tr><td>{esc(d.filename)}</td><td>{d.pages}</td><td>{d.chunks}</td></tr>" for d in docs)
-    return f"<table><tr><th>Document</th><th>Pages</th><th>Passages</th></tr>{rows}</table>"
+    rows = "".join(
+        f"<tr><td>{esc(d.filename)}</td><td>{d.pages}</td><td>{d.chunks}</td><td>{esc(d.strategy)}</td>"
+        f"<td>{page_list(d.ocr_pages)}</td><td>{page_list(d.unread_pages)}</td></tr>" for d in docs)
+    return ("<table><tr><th>Document</th><th>Pages</th><th>Passages</th><th>Chunking</th><th>OCR pages</th>"
+            f"<th>Pages not read</th></tr>{rows}</table>")
+
+
+def page_list(pages: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``1-3, 7``; ``–`` when empty."""
+    if not pages:
+        return "–"
+    runs, start = [], pages[0]
+    for prev, cur in zip(pages, pages[1:] + [None]):
+        if cur is None or cur != prev + 1:
+            runs.append(f"{start}-{prev}" if prev != start else f"{start}")
+            start = cur
+    return ", ".join(runs)
 
 
 def build_ui(pipeline: Pipeline) -> gr.Blocks:
     """The Blocks app; mount it with ``gr.mount_gradio_app`` (see ``main.py``)."""
 
-    def upload(files, progress=gr.Progress()):
+    def upload(files, strategy, chunk_size, progress=gr.Progress()):
         messages = []
         for i, path in enumerate(files or []):
             name = Path(path).name
@@ -65,11 +80,16 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 progress((i + frac) / len(files), desc=f"{name}: {msg}")
 
             try:
-                r = pipeline.ingest(Path(path).read_bytes(), name, COLLECTION, progress=report)
+                r = pipeline.ingest(Path(path).read_bytes(), name, COLLECTION, progress=report, strategy=strategy,
+                                    chunk_size=int(chunk_size))
                 note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
+                if r.unread_pages:
+                    note += f"; pages not read: {page_list(r.unread_pages)}"
                 messages.append(f"✅ {esc(name)}: {note}" + "".join(f"<br>⚠️ {esc(w)}" for w in r.warnings))
             except IngestError as exc:
                 messages.append(f"❌ {esc(exc.message)}")
+            except ValueError as exc:
+                messages.append(f"❌ {esc(name)}: {esc(exc)}")
         return "<br>".join(messages), documents_html(pipeline)
 
     def ask(message, history, top_k, mode):
@@ -102,6 +122,11 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             with gr.Column(scale=1):
                 files = gr.File(label="Upload PDF or text files", file_count="multiple",
                                 file_types=[".pdf", ".txt", ".md"], elem_id="upload")
+                with gr.Row():
+                    strategy = gr.Dropdown(["recursive_char", "fixed_size", "semantic"],
+                                           value=pipeline.settings.chunk_strategy, label="Chunking", scale=1)
+                    chunk_size = gr.Number(pipeline.settings.chunk_size, label="Chunk size (characters)", minimum=100,
+                                           maximum=20000, precision=0, scale=1)
                 status = gr.HTML(elem_id="upload-status")
                 docs = gr.HTML(documents_html(pipeline), elem_id="documents")
                 refresh = gr.Button("Refresh document list", size="sm")
@@ -114,7 +139,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 send = gr.Button("Ask", variant="primary", elem_id="ask")
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
-        files.upload(upload, inputs=files, outputs=[status, docs], api_name="upload")
+        files.upload(upload, inputs=[files, strategy, chunk_size], outputs=[status, docs], api_name="upload")
         refresh.click(lambda: documents_html(pipeline), outputs=docs)
         send.click(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question], api_name="ask")
         question.submit(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question],

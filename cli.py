@@ -17,11 +17,21 @@ import sys
 from pathlib import Path
 
 
+def show_progress(message: str, fraction: float) -> None:
+    """One line per step on stderr, rewritten in place on a terminal."""
+    end = "\r" if sys.stderr.isatty() and fraction < 1 else "\n"
+    print(f"  {fraction:4.0%} {message:<60}", end=end, file=sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cli.py", description="Grounded document Q&A from the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
     p_ingest = sub.add_parser("ingest", help="index PDF or text files")
     p_ingest.add_argument("files", nargs="+", type=Path)
+    p_ingest.add_argument("--strategy", choices=["fixed_size", "recursive_char", "semantic"], default=None,
+                          help="chunking strategy (default: RAG_CHUNK_STRATEGY)")
+    p_ingest.add_argument("--chunk-size", type=int, default=None)
+    p_ingest.add_argument("--chunk-overlap", type=int, default=None)
     for name, helptext in (("ask", "answer a question"), ("search", "show the ranked passages only")):
         p = sub.add_parser(name, help=helptext)
         p.add_argument("question")
@@ -47,13 +57,16 @@ def main(argv: list[str] | None = None) -> int:
             status = 0
             for path in args.files:
                 try:
-                    r = pipeline.ingest(path.read_bytes(), path.name, args.collection,
-                                        progress=lambda msg, frac: print(f"  {frac:4.0%} {msg}", file=sys.stderr))
+                    r = pipeline.ingest(path.read_bytes(), path.name, args.collection, progress=show_progress,
+                                        strategy=args.strategy, chunk_size=args.chunk_size,
+                                        chunk_overlap=args.chunk_overlap)
                     state = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages"
                     print(f"{path.name}: {state} in {r.seconds:.1f} s (doc_id {r.doc_id})")
                     for w in r.warnings:
                         print(f"  warning: {w}")
-                except (IngestError, OSError) as exc:
+                    if r.unread_pages:
+                        print(f"  pages not read: {r.unread_pages}")
+                except (IngestError, OSError, ValueError) as exc:
                     print(f"{path.name}: {getattr(exc, 'message', exc)}", file=sys.stderr)
                     status = 1
             return status

@@ -33,7 +33,8 @@ class QueryRequest(BaseModel):
 def hit_json(hit) -> dict:
     c = hit.chunk
     return {"rank": hit.rank, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "filename": c.filename, "page": c.page,
-            "section": c.section, "text": c.text, "score": hit.score, "scores": hit.scores}
+            "page_end": getattr(c, "page_end", c.page), "section": c.section, "text": c.text, "score": hit.score,
+            "scores": hit.scores, "strategy": c.strategy}
 
 
 def search_json(result: SearchResult) -> dict:
@@ -57,6 +58,11 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if settings.parse_isolated:
+            from ingestion.isolation import warm_up
+
+            # Start the reading process server now, not during the first upload.
+            threading.Thread(target=warm_up, name="parser-warm-up", daemon=True).start()
         if settings.index_samples:
             # In the background: the server answers at once and the sample becomes searchable when ready.
             threading.Thread(target=app.state.pipeline.index_samples, name="index-samples", daemon=True).start()
@@ -102,17 +108,20 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         return p.stats()
 
     @app.post("/ingest")
-    def ingest(file: UploadFile = File(...), collection: str = Form("default"), p: Pipeline = Depends(get_pipeline)):
+    def ingest(file: UploadFile = File(...), collection: str = Form("default"),
+               strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
+               chunk_size: int | None = Form(None, ge=100, le=20000),
+               chunk_overlap: int | None = Form(None, ge=0),
+               p: Pipeline = Depends(get_pipeline)):
         limit = int(p.settings.max_upload_mb * 1024 * 1024)
         data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
         if len(data) > limit:
             raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
                                "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
         try:
-            return p.ingest(data, file.filename or "upload", collection).to_dict()
-        except ValueError as exc:  # invalid collection name
-            if isinstance(exc, IngestError):
-                raise
+            return p.ingest(data, file.filename or "upload", collection, strategy=strategy, chunk_size=chunk_size,
+                            chunk_overlap=chunk_overlap).to_dict()
+        except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
 
     @app.get("/documents")

@@ -29,7 +29,11 @@ class IngestResult:
     chunk_ids: list[str]
     seconds: float
     warnings: list[str] = field(default_factory=list)
-    duplicate: bool = False
+    duplicate: bool = False  # an identical file with the same chunking was already indexed: nothing was done
+    replaced: bool = False  # the same file was indexed before with other chunking and has been re-indexed
+    strategy: str = "recursive_char"
+    ocr_pages: list[int] = field(default_factory=list)
+    unread_pages: list[int] = field(default_factory=list)  # scanned pages over the OCR cap, or OCR unavailable
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -85,24 +89,31 @@ class Pipeline:
         self.searcher = Searcher(self.store, self.embedder, candidates=s.candidates,
                                  semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight)
         self.answerer = ExtractiveAnswerer(self.embedder, s.answer_threshold, s.answer_max_sentences)
-        self._ingest_lock = threading.Lock()  # one document is read and embedded at a time
+        self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         self.samples_status = "not requested"
 
     # -- ingest ----------------------------------------------------------------------------------------------
-    def ingest(self, data: bytes, filename: str, collection: str = "default",
-               progress: Progress | None = None) -> IngestResult:
+    def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,
+               *, strategy: str | None = None, chunk_size: int | None = None,
+               chunk_overlap: int | None = None) -> IngestResult:
         """Read, chunk, embed and index one file.
+
+        Parameters
+        ----------
+        data, filename : the upload; the extension decides how it is read.
+        collection : where it goes (created on first use).
+        progress : ``progress(message, fraction)`` as pages are read or OCR'd and passages embedded.
+        strategy, chunk_size, chunk_overlap : chunking for this upload; the settings' values when ``None``.
 
         Raises
         ------
         ingestion.errors.IngestError
             The file cannot be indexed; nothing already indexed is changed.
         ValueError
-            The collection name is invalid.
+            The collection name, strategy or sizes are invalid.
         """
-        from ingestion.chunking import chunk_pages
+        from ingestion.chunking import STRATEGIES, chunk_pages
         from ingestion.errors import NoTextLayer
-        from ingestion.reader import read_document
         from retrieval.store import DocumentRecord, validate_collection_name
 
         s = self.settings
@@ -110,53 +121,82 @@ class Pipeline:
         t0 = time.perf_counter()
         collection = validate_collection_name(collection)
         filename = clean_filename(filename)
+        strategy = strategy or s.chunk_strategy
+        size = chunk_size or s.chunk_size
+        overlap = s.chunk_overlap if chunk_overlap is None else chunk_overlap
+        if strategy not in STRATEGIES:
+            raise ValueError(f"Unknown chunking strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}.")
+        if not 100 <= size <= 20000 or not 0 <= overlap < size:
+            raise ValueError(f"Invalid chunk size {size} / overlap {overlap}: the size must be 100-20000 characters "
+                             "and the overlap at least 0 and smaller than the size.")
+        config = (strategy, size, overlap)
         sha = hashlib.sha256(data).hexdigest()
         doc_id = hashlib.sha256(f"{collection}\0{sha}".encode()).hexdigest()[:16]
+        existing = self.store.find_by_sha(collection, sha)
+        if existing and (existing.strategy, existing.chunk_size, existing.chunk_overlap) == config:
+            report("Already indexed", 1.0)
+            return IngestResult(
+                existing.doc_id, existing.filename, collection, existing.pages, existing.chunks,
+                self._chunk_ids(existing.doc_id), time.perf_counter() - t0,
+                [f"This file is already indexed in collection {collection!r} as {existing.filename!r}; "
+                 "it was not embedded again."], duplicate=True, strategy=strategy,
+                ocr_pages=existing.ocr_pages, unread_pages=existing.unread_pages)
+
+        report(f"Reading {filename}", 0.0)
+        doc = self._read(data, filename, report)
+        t1 = time.perf_counter()
+        chunks = chunk_pages(doc.pages, doc_id=doc_id, filename=filename, strategy=strategy, chunk_size=size,
+                             chunk_overlap=overlap, embed=self.embedder.encode,
+                             semantic_percentile=s.semantic_percentile, semantic_min_chars=s.semantic_min_chars)
+        if not chunks:
+            raise NoTextLayer(f"'{filename}' has no passages with words to index.")
+        t2 = time.perf_counter()
+        report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.5)
+        vectors = self._reuse_vectors(sha, config, chunks)
+        if vectors is None:
+            vectors = self.embedder.encode(
+                [c.embedding_text() for c in chunks],
+                progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + 0.45 * done / total))
+        t3 = time.perf_counter()
+        record = DocumentRecord(
+            doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
+            chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
+            warnings=doc.warnings, title=doc.title, ocr_pages=list(doc.ocr_pages), unread_pages=list(doc.unread_pages))
         with self._ingest_lock:
-            existing = self.store.find_by_sha(collection, sha)
-            if existing:
-                report("Already indexed", 1.0)
-                return IngestResult(
-                    existing.doc_id, existing.filename, collection, existing.pages, existing.chunks,
-                    self._chunk_ids(existing.doc_id),
-                    time.perf_counter() - t0,
-                    [f"This file is already indexed in collection {collection!r} as {existing.filename!r}; "
-                     "it was not embedded again."], duplicate=True)
-            report(f"Reading {filename}", 0.0)
-            doc = read_document(data, filename, max_bytes=int(s.max_upload_mb * 1024 * 1024),
-                                garbled_threshold=s.garbled_threshold)
-            t1 = time.perf_counter()
-            chunks = chunk_pages(doc.pages, doc_id=doc_id, filename=filename,
-                                 chunk_size=s.chunk_size, chunk_overlap=s.chunk_overlap)
-            if not chunks:
-                raise NoTextLayer(f"{filename!r} has no passages with words to index.")
-            t2 = time.perf_counter()
-            report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.3)
-            vectors = self._reuse_vectors(sha, chunks)
-            if vectors is None:
-                vectors = self.embedder.encode(
-                    [c.embedding_text() for c in chunks],
-                    progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.3 + 0.65 * done / total))
-            t3 = time.perf_counter()
-            record = DocumentRecord(
-                doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
-                chunks=len(chunks), added_at=time.time(), strategy="recursive_char", chunk_size=s.chunk_size,
-                chunk_overlap=s.chunk_overlap, warnings=doc.warnings, title=doc.title)
             self.store.add_document(record, chunks, vectors)
-            t4 = time.perf_counter()
+        t4 = time.perf_counter()
         report("Indexed", 1.0)
         return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
-                            t4 - t0, list(doc.warnings),
+                            t4 - t0, list(doc.warnings), strategy=strategy, ocr_pages=list(doc.ocr_pages),
+                            unread_pages=list(doc.unread_pages), replaced=existing is not None,
                             timings={"read": t1 - t0, "chunk": t2 - t1, "embed": t3 - t2, "index": t4 - t3})
+
+    def _read(self, data: bytes, filename: str, report: Progress):
+        """Read the upload, in a limited child process unless ``RAG_PARSE_ISOLATED`` is off."""
+        from ingestion.isolation import ParseLimits, read_isolated
+        from ingestion.reader import read_document
+
+        s = self.settings
+
+        def on_page(stage: str, done: int, total: int) -> None:
+            verb = "OCR'd" if stage == "ocr" else "Read"
+            report(f"{verb} page {done}/{total}" if stage != "ocr" else f"{verb} {done}/{total} scanned pages",
+                   0.5 * done / max(total, 1))
+
+        kwargs = dict(max_bytes=int(s.max_upload_mb * 1024 * 1024), garbled_threshold=s.garbled_threshold,
+                      ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, progress=on_page)
+        if s.parse_isolated:
+            progress = kwargs.pop("progress")
+            return read_isolated(data, filename, limits=ParseLimits.from_settings(s), progress=progress, **kwargs)
+        return read_document(data, filename, **kwargs)
 
     def _chunk_ids(self, doc_id: str) -> list[str]:
         return [c.chunk_id for c in self.store.document_data(doc_id)[1]]
 
-    def _reuse_vectors(self, sha: str, chunks):
-        """Vectors of the same file indexed with the same chunking in another collection, if any."""
-        s = self.settings
+    def _reuse_vectors(self, sha: str, config: tuple, chunks):
+        """Vectors of the same file chunked the same way in another collection, if any."""
         for record in self.store.documents():
-            if record.sha256 == sha and (record.chunk_size, record.chunk_overlap) == (s.chunk_size, s.chunk_overlap):
+            if record.sha256 == sha and (record.strategy, record.chunk_size, record.chunk_overlap) == config:
                 _, old_chunks, vectors = self.store.document_data(record.doc_id)
                 if [c.text for c in old_chunks] == [c.text for c in chunks]:
                     return vectors
@@ -240,7 +280,9 @@ class Pipeline:
             "answer_mode": "extractive",
             "samples": self.samples_status,
             "settings": {
-                "data_dir": str(s.data_dir), "chunk_size": s.chunk_size, "chunk_overlap": s.chunk_overlap,
+                "data_dir": str(s.data_dir), "chunk_strategy": s.chunk_strategy, "chunk_size": s.chunk_size,
+                "chunk_overlap": s.chunk_overlap, "ocr_enabled": s.ocr_enabled, "ocr_max_pages": s.ocr_max_pages,
+                "parse_isolated": s.parse_isolated,
                 "top_k": s.top_k, "candidates": s.candidates, "semantic_weight": s.semantic_weight,
                 "keyword_weight": s.keyword_weight, "answer_threshold": s.answer_threshold,
                 "max_upload_mb": s.max_upload_mb,

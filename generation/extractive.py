@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-from generation.sentences import split_sentences
+from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
 from retrieval.searcher import Hit
 from retrieval.tokenize import tokenize
@@ -38,8 +38,18 @@ class Answer:
 class _Candidate:
     hit: Hit
     text: str
-    start: int
+    start: int  # offsets of the sentence in the passage text
+    end: int
     score: float = 0.0
+
+
+def sentence_pages(chunk, start: int, end: int) -> tuple[int, int]:
+    """First and last page of the sentence at ``text[start:end]``: a passage extended across a page break holds
+    text of two pages."""
+    on_page = chunk.end - chunk.start
+    first = chunk.page if start < on_page else chunk.page_end
+    last = chunk.page_end if end > on_page else chunk.page
+    return first, last
 
 
 class ExtractiveAnswerer:
@@ -63,7 +73,7 @@ class ExtractiveAnswerer:
         """Every candidate sentence with its support, best first."""
         terms = set(tokenize(question))
         # A heading, or a sentence that only restates the question, cannot hold its answer.
-        candidates = [_Candidate(hit, s.text, s.start) for hit in hits for s in split_sentences(hit.chunk.text)
+        candidates = [_Candidate(hit, s.text, s.start, s.end) for hit in hits for s in split_sentences(hit.chunk.text)
                       if not s.heading and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
         if not candidates:
             return []
@@ -92,10 +102,12 @@ class ExtractiveAnswerer:
         pieces, citations = [], []
         for cand in chosen:
             chunk = cand.hit.chunk
-            label = f"[{chunk.filename}, Page {chunk.page}]" if several_files else f"[Page {chunk.page}]"
-            pieces.append(f"\u201c{cand.text}\u201d {label}")
-            if not any(c.chunk_id == chunk.chunk_id for c in citations):
-                citations.append(Citation(chunk.doc_id, chunk.page, chunk.chunk_id, chunk.filename))
+            first, last = sentence_pages(chunk, cand.start, cand.end)
+            where = f"Page {first}" if first == last else f"Pages {first}-{last}"
+            pieces.append(f"\u201c{cand.text}\u201d [{chunk.filename + ', ' if several_files else ''}{where}]")
+            for page in range(first, last + 1):
+                if not any((c.chunk_id, c.page) == (chunk.chunk_id, page) for c in citations):
+                    citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename))
         pieces = [p + ("\n" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)]
         return Answer("".join(pieces), False, citations, pieces, support=best)
 

@@ -40,3 +40,21 @@ class DamagedPdf(IngestError):
 
 class NoTextLayer(IngestError):
     status_code = 422
+
+
+class ParserTimeout(IngestError):
+    """Reading took longer than the wall-clock or CPU-time limit of the reading process."""
+
+    status_code = 422
+
+
+class ParserOutOfMemory(IngestError):
+    """Reading needed more memory than the reading process may use."""
+
+    status_code = 422
+
+
+class ParserCrashed(IngestError):
+    """The reading process died (e.g. a segmentation fault in MuPDF) without returning a result."""
+
+    status_code = 422

@@ -67,6 +67,9 @@ _SOFT_HYPHEN_BREAK = re.compile(r"\u00ad[ \t]*\n[ \t]*")
 _SPACES = re.compile(r"[ \t]+")
 _TRAILING_SPACES = re.compile(r"[ \t]+$", re.MULTILINE)
 _BLANK_LINES = re.compile(r"\n{3,}")
+# A decimal point set apart from its digits ("0 . 001", "0 .999"): the layout reader spaces maths out this way.
+# A space before the point is required, so a sentence ending in a number ("in 2019. 2020 was") is left alone.
+_SPACED_DECIMAL_POINT = re.compile(r"(?<=\d)[ \t]+\.[ \t]*(?=\d)")
 # A word with an internal hyphen that is complete on its line (not followed by another hyphen or word character).
 _HYPHENATED_WORD = re.compile(r"(?<![\w-])\w+(?:-\w+)+(?![\w-])")
 
@@ -84,8 +87,9 @@ def repair_text(text: str, keep_hyphenated: set[str] | frozenset[str] = frozense
     -------
     str
         Text with NFKC normalisation (ligatures such as "ﬁ" become "fi"), ``(cid:N)`` placeholders removed, words
-        split across lines re-joined, runs of spaces and tabs collapsed, trailing spaces trimmed, at most one blank
-        line in a row and no leading or trailing blank lines.
+        split across lines re-joined, decimal points set apart from their digits closed up ("0 . 001" ->
+        "0.001"), runs of spaces and tabs collapsed, trailing spaces trimmed, at most one blank line in a row and
+        no leading or trailing blank lines.
 
     Examples
     --------
@@ -107,6 +111,7 @@ def repair_text(text: str, keep_hyphenated: set[str] | frozenset[str] = frozense
         return left + right
 
     text = _LINE_BREAK_HYPHEN.sub(join, text)
+    text = _SPACED_DECIMAL_POINT.sub(".", text)
     text = _SPACES.sub(" ", text)
     text = _TRAILING_SPACES.sub("", text)
     text = _BLANK_LINES.sub("\n\n", text)

@@ -6,11 +6,13 @@ keywords). :class:`LocalStore` keeps everything in memory (FAISS ``IndexFlatIP``
 
 Disk layout, one folder per collection::
 
-    collections/<name>/manifest.json          the documents in the collection (the only file ever rewritten)
-    collections/<name>/docs/<doc_id>/chunks.jsonl, vectors.npy
+    collections/<name>/manifest.json                  the documents in the collection (the only file ever rewritten)
+    collections/<name>/docs/<folder>/chunks.jsonl, vectors.npy
 
-A document's files are written first, then the manifest is replaced atomically (write, fsync, ``os.replace``), so a
-crash at any point leaves the previous manifest, which never names a half-written document.
+A document's files go into a new folder, then the manifest naming that folder is replaced atomically (write, fsync,
+``os.replace``), so a crash at any point leaves the previous manifest, which never names a half-written folder.
+Re-indexing a document (another chunking strategy) writes a new folder too; the old one is removed only after the
+new manifest is in place. Folders no manifest names (left by a crash) are removed when the store opens.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -61,6 +64,9 @@ class DocumentRecord:
     chunk_overlap: int = 0
     warnings: list[str] = field(default_factory=list)
     title: str = ""
+    ocr_pages: list[int] = field(default_factory=list)
+    unread_pages: list[int] = field(default_factory=list)
+    folder: str = ""  # where its files are, under docs/ (set by the store)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -168,6 +174,7 @@ class LocalStore(Store):
         for folder in sorted((self.root / "collections").iterdir()):
             if (folder / "manifest.json").exists():
                 self._indexes[folder.name] = self._load(folder.name)
+                self._remove_orphans(folder.name)
 
     # -- disk ------------------------------------------------------------------------------------------------
     def _dir(self, collection: str) -> Path:
@@ -178,12 +185,21 @@ class LocalStore(Store):
         records, parts = {}, {}
         for data in manifest["documents"]:
             record = DocumentRecord(**data)
-            folder = self._dir(collection) / "docs" / record.doc_id
+            folder = self._dir(collection) / "docs" / (record.folder or record.doc_id)
             with open(folder / "chunks.jsonl", encoding="utf-8") as fh:
                 chunks = [Chunk.from_dict(json.loads(line)) for line in fh]
             records[record.doc_id] = record
             parts[record.doc_id] = (chunks, np.load(folder / "vectors.npy"))
         return _CollectionIndex(records, parts, self.dim, self.k1, self.b)
+
+    def _remove_orphans(self, collection: str) -> None:
+        named = {r.folder or r.doc_id for r in self._indexes[collection].records.values()}
+        docs = self._dir(collection) / "docs"
+        for folder in docs.iterdir() if docs.exists() else []:
+            if folder.name not in named:
+                shutil.rmtree(folder, ignore_errors=True)
+        for tmp in self._dir(collection).glob(".manifest.json.*"):
+            tmp.unlink(missing_ok=True)
 
     @staticmethod
     def _write_atomic(path: Path, data: bytes) -> None:
@@ -238,8 +254,10 @@ class LocalStore(Store):
         with self._lock:
             collection = validate_collection_name(record.collection)
             current = self._indexes.get(collection)
-            folder = self._dir(collection) / "docs" / record.doc_id
-            folder.mkdir(parents=True, exist_ok=True)
+            previous = current.records.get(record.doc_id) if current else None
+            record.folder = f"{record.doc_id}.{time.time_ns():x}"
+            folder = self._dir(collection) / "docs" / record.folder
+            folder.mkdir(parents=True)
             lines = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
             self._write_atomic(folder / "chunks.jsonl", lines.encode("utf-8"))
             buf = _npy_bytes(vectors.astype(np.float32))
@@ -251,6 +269,9 @@ class LocalStore(Store):
             index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)  # build before anything is visible
             self._write_manifest(collection, records)
             self._indexes[collection] = index
+            if previous:  # replaced: its files are no longer named by the manifest
+                shutil.rmtree(self._dir(collection) / "docs" / (previous.folder or previous.doc_id),
+                              ignore_errors=True)
 
     def delete_document(self, doc_id: str) -> DocumentRecord:
         with self._lock:
@@ -261,7 +282,7 @@ class LocalStore(Store):
             index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)
             self._write_manifest(record.collection, records)
             self._indexes[record.collection] = index
-            shutil.rmtree(self._dir(record.collection) / "docs" / doc_id, ignore_errors=True)
+            shutil.rmtree(self._dir(record.collection) / "docs" / (record.folder or doc_id), ignore_errors=True)
             return record
 
     def semantic_search(self, collection, vector, k, doc_ids=None):

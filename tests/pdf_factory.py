@@ -224,8 +224,8 @@ SIDEWAYS_SENTENCES = (
 def sideways_text_pdf() -> bytes:
     """A one-page PDF whose body is set sideways (rotated 90 degrees), like a landscape figure in a portrait paper.
 
-    The layout reader returns nothing for this page and pdfplumber returns the words reversed letter by letter;
-    only MuPDF's plain text holds :data:`SIDEWAYS_SENTENCES` as printed.
+    Read as it is, the layout reader returns nothing for this page and pdfplumber returns the words reversed letter
+    by letter; MuPDF's plain text holds :data:`SIDEWAYS_SENTENCES` as printed.
     """
     doc = pymupdf.open()
     page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
@@ -242,3 +242,205 @@ NOT_A_PDF = (
     b"<!DOCTYPE html>\n<html><head><title>404 Not Found</title></head>\n"
     b"<body><h1>Not Found</h1><p>The requested document was not found.</p></body></html>\n"
 )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Layout cases: running headers, nested headings, columns, sideways text, tables, a word split across pages.
+# ---------------------------------------------------------------------------------------------------------------
+
+RUNNING_HEADER = "Freedonia Field Survey - Annual Report 2023"
+# The footer carries the page number, so it differs on every page in its digits only.
+RUNNING_FOOTER = "Lighthouse Office of Freedonia - page {n} of {total}"
+RUNNING_PAGE_SENTENCES = (
+    "The northern coast has eleven working lighthouses and two ruined towers.",
+    "Harbour pilots report fog on one morning in three during the autumn months.",
+    "The southern towers were rebuilt in stone after the great storm of 1911.",
+    "Keepers are paid by the harbour office and live beside their towers.",
+    "Every tower keeps a logbook that the survey team copied by hand.",
+)
+
+
+def running_header_pdf() -> bytes:
+    """Five pages of body text under the same header line and over a numbered footer line.
+
+    The header (:data:`RUNNING_HEADER`) sits in the top margin of every page, the footer
+    (:data:`RUNNING_FOOTER` with the page number filled in) in the bottom margin. Page ``n`` opens with
+    ``RUNNING_PAGE_SENTENCES[n - 1]`` followed by filler sentences.
+    """
+    total = len(RUNNING_PAGE_SENTENCES)
+    doc = pymupdf.open()
+    for n, sentence in enumerate(RUNNING_PAGE_SENTENCES, start=1):
+        page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+        page.insert_text((_MARGIN, 40), RUNNING_HEADER, fontsize=9, fontname="helv")
+        body = " ".join([sentence] + [_FILLER[(n + i) % len(_FILLER)] for i in range(6)])
+        page.insert_textbox(
+            pymupdf.Rect(_MARGIN, 90, _PAGE_WIDTH - _MARGIN, 700), body, fontsize=BODY_SIZE, fontname="helv"
+        )
+        page.insert_text((_MARGIN, 765), RUNNING_FOOTER.format(n=n, total=total), fontsize=9, fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+_FILLER = (
+    "Counts were taken at dusk and again at dawn by two observers on the gallery.",
+    "Both observers wrote their counts down independently of each other.",
+    "Lighthouses were chosen at random from the national register of towers.",
+    "Every chosen lighthouse was visited three times during the survey year.",
+    "Visits were planned so that no lighthouse was counted during a storm.",
+    "The dry season lasts from July until the end of October on this coast.",
+    "Fishing boats were counted separately from cargo ships and ferries.",
+    "A second team repeated one visit in ten to check the first team's counts.",
+)
+
+# Headings of nested_headings_pdf(), each with the font size and font it is printed in, page by page.
+NESTED_HEADINGS: list[list[tuple[str, float, str]]] = [
+    [("1 Introduction", 18, "hebo"), ("2 Methods", 18, "hebo"), ("2.1 Sampling", 14, "hebo"),
+     ("2.1.3 Night counts", 12, "hebo")],
+    [("2.2 Analysis", 14, "hebo"), ("3 Results", 18, "hebo")],
+    [("3.1 Ships", 14, "hebo")],
+]
+# Heading path in effect where each page starts.
+NESTED_PAGE_HEADINGS: dict[int, list[str]] = {
+    1: [],
+    2: ["2 Methods", "2.1 Sampling", "2.1.3 Night counts"],
+    3: ["3 Results"],
+}
+
+
+def nested_headings_pdf(*, same_size: bool = False) -> bytes:
+    """Three pages of numbered headings nested three deep, each heading followed by two body sentences.
+
+    Parameters
+    ----------
+    same_size : print every heading in the same bold 12 pt, so only the numbering ("2", "2.1", "2.1.3") tells
+        how they nest.
+    """
+    doc = pymupdf.open()
+    for p, headings in enumerate(NESTED_HEADINGS):
+        page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+        y = _MARGIN
+        for h, (heading, size, font) in enumerate(headings):
+            size = 12 if same_size else size
+            y += size * 2
+            page.insert_text((_MARGIN, y), heading, fontsize=size, fontname=font)
+            for i in range(2):
+                y += BODY_SIZE * 1.5
+                page.insert_text((_MARGIN, y), _FILLER[(p * 3 + h + i) % len(_FILLER)], fontsize=BODY_SIZE,
+                                 fontname="helv")
+            y += BODY_SIZE
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+TWO_COLUMN_TITLE = "Tides and Towers"
+LEFT_COLUMN = tuple(f"Left column sentence {i} describes the tides at the northern harbour." for i in range(1, 9))
+RIGHT_COLUMN = tuple(f"Right column sentence {i} describes the towers of the southern coast." for i in range(1, 9))
+
+
+def two_column_pdf() -> bytes:
+    """One page with a full-width title over two columns of text (:data:`LEFT_COLUMN`, :data:`RIGHT_COLUMN`).
+
+    The columns' lines sit at the same heights, so a reader that goes line by line across the page interleaves
+    them.
+    """
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    page.insert_text((_MARGIN, _MARGIN + 18), TWO_COLUMN_TITLE, fontsize=HEADING_SIZE, fontname="hebo")
+    gutter = 24
+    width = (_PAGE_WIDTH - 2 * _MARGIN - gutter) / 2
+    for x0, sentences in ((_MARGIN, LEFT_COLUMN), (_MARGIN + width + gutter, RIGHT_COLUMN)):
+        page.insert_textbox(
+            pymupdf.Rect(x0, _MARGIN + 40, x0 + width, _PAGE_HEIGHT - _MARGIN),
+            " ".join(sentences), fontsize=BODY_SIZE, fontname="tiro", align=pymupdf.TEXT_ALIGN_JUSTIFY,
+        )
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+SIDEWAYS_BLOCK_BODY = (
+    "The harbour office publishes the lighthouse counts every spring.",
+    "Each count lists the ships seen from the tower during one night.",
+    "Cargo ships and ferries are counted separately from fishing boats.",
+    "Storm nights are left out because the observers cannot see the sea.",
+)
+SIDEWAYS_BLOCK_CAPTION = "Table 4 keeper rotation between the northern towers"
+
+
+def sideways_block_pdf(*, page_rotation: int = 0) -> bytes:
+    """One page of ordinary paragraphs plus a caption set sideways (rotated 90 degrees) in the right margin.
+
+    Parameters
+    ----------
+    page_rotation : also set the page's ``/Rotate`` to this many degrees (0, 90, 180 or 270). The text is drawn
+        before the rotation is set, so the page displays turned while its text keeps the same content.
+    """
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    page.insert_textbox(
+        pymupdf.Rect(_MARGIN, _MARGIN, _PAGE_WIDTH - 2 * _MARGIN, 400),
+        "\n".join(SIDEWAYS_BLOCK_BODY), fontsize=BODY_SIZE, fontname="helv",
+    )
+    page.insert_text((_PAGE_WIDTH - _MARGIN, 560), SIDEWAYS_BLOCK_CAPTION, fontsize=BODY_SIZE, fontname="helv",
+                     rotate=90)
+    if page_rotation:
+        page.set_rotation(page_rotation)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+TABLE_HEADER = ("Lighthouse", "Ships counted", "Nights")
+TABLE_ROWS = (
+    ("North Point", "412", "31"),
+    ("Marsupia Harbour", "1,208", "29"),
+    ("Gull Rock", "97", "30"),
+    ("Cape Sorrow", "350", "28"),
+)
+TABLE_INTRO = "The table below lists the ships counted at each lighthouse during the survey."
+
+
+def table_pdf() -> bytes:
+    """One page with a sentence over a ruled table: :data:`TABLE_HEADER` then :data:`TABLE_ROWS`, one per row."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    page.insert_text((_MARGIN, _MARGIN + 14), TABLE_INTRO, fontsize=BODY_SIZE, fontname="helv")
+    widths = (200, 140, 100)
+    row_height = 24
+    top = _MARGIN + 40
+    rows = (TABLE_HEADER, *TABLE_ROWS)
+    xs = [_MARGIN]
+    for w in widths:
+        xs.append(xs[-1] + w)
+    for r, row in enumerate(rows):
+        y0 = top + r * row_height
+        for c, cell in enumerate(row):
+            page.insert_text((xs[c] + 6, y0 + 16), cell, fontsize=BODY_SIZE, fontname="hebo" if r == 0 else "helv")
+    bottom = top + len(rows) * row_height
+    for r in range(len(rows) + 1):
+        page.draw_line((xs[0], top + r * row_height), (xs[-1], top + r * row_height), width=0.8)
+    for x in xs:
+        page.draw_line((x, top), (x, bottom), width=0.8)
+    page.insert_text((_MARGIN, bottom + 30), "Counts on storm nights are not included in the table.",
+                     fontsize=BODY_SIZE, fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+# The last line of page 1 ends in PAGE_BREAK_HEAD ("experi-"), the first line of page 2 starts with
+# PAGE_BREAK_TAIL ("mental").
+PAGE_BREAK_HEAD = "experi-"
+PAGE_BREAK_TAIL = "mental"
+
+
+def page_break_hyphen_pdf() -> bytes:
+    """Two pages of body text with ``experi-`` ending page 1 and ``mental`` starting page 2."""
+    # Enough lines to fill the page, so the split word sits at the foot of the page as in a typeset paper.
+    page1 = [(_FILLER[i % len(_FILLER)], BODY_SIZE) for i in range(38)]
+    page1.append(("The harbour office then ordered a second, more careful experi-", BODY_SIZE))
+    page2 = [("mental count of the ships passing each lighthouse at night.", BODY_SIZE)]
+    page2 += [(_FILLER[(i + 3) % len(_FILLER)], BODY_SIZE) for i in range(6)]
+    return make_pdf([page1, page2])

@@ -220,3 +220,51 @@ def test_stats_reports_models_and_counts(client, indexed):
     assert models["embedding"]["loaded"] is True and models["embedding"]["dim"] == 384
     assert models["llm"]["configured"] is False
     assert stats["settings"]["semantic_weight"] == 0.7
+
+
+@pytest.mark.parametrize("strategy", ["fixed_size", "recursive_char", "semantic"])
+def test_each_chunking_strategy_answers_with_the_right_page(client, known_pdf, strategy):
+    r = client.post("/ingest", files={"file": ("survey.pdf", known_pdf, "application/pdf")},
+                    data={"strategy": strategy, "chunk_size": "400", "chunk_overlap": "40"})
+    assert r.status_code == 200, r.text
+    assert r.json()["strategy"] == strategy
+    doc = client.get("/documents").json()["documents"][0]
+    assert (doc["strategy"], doc["chunk_size"], doc["chunk_overlap"]) == (strategy, 400, 40)
+    body = client.post("/query", json={"question": CAPITAL_Q}).json()
+    assert "Marsupia" in body["answer"] and body["citations"][0]["page"] == 2
+    assert all(s["strategy"] == strategy for s in body["sources"])
+
+
+def test_reupload_with_other_chunking_reindexes_in_place(client, known_pdf, indexed):
+    again = client.post("/ingest", files={"file": ("survey.pdf", known_pdf, "application/pdf")},
+                        data={"strategy": "fixed_size", "chunk_size": "300"}).json()
+    assert again["doc_id"] == indexed["doc_id"] and again["replaced"] and not again["duplicate"]
+    assert set(again["chunk_ids"]).isdisjoint(indexed["chunk_ids"])
+    docs = client.get("/documents").json()["documents"]
+    assert len(docs) == 1 and docs[0]["strategy"] == "fixed_size" and docs[0]["chunks"] == again["chunks"]
+
+
+@pytest.mark.parametrize("form,phrase", [
+    ({"strategy": "magic"}, "strategy"),
+    ({"chunk_size": "50"}, "chunk_size"),
+    ({"chunk_size": "300", "chunk_overlap": "300"}, "overlap"),
+])
+def test_bad_chunking_options_are_refused(client, known_pdf, form, phrase):
+    r = client.post("/ingest", files={"file": ("survey.pdf", known_pdf, "application/pdf")}, data=form)
+    assert r.status_code == 422 and phrase in r.json()["detail"]
+    assert client.get("/documents").json()["documents"] == []
+
+
+def test_a_sentence_across_a_page_break_cites_both_pages(client):
+    pdf = pf.make_pdf([
+        [(f"Line {i} of the harbour report lists the boats in the bay.", 11) for i in range(8)]
+        + [("The harbour master who keeps the great lighthouse bell of Marsupia is", 11)],
+        [("named Ottoline Quist, and she rings it every evening.", 11)]
+        + [(f"Line {i} of the second page describes the weather at sea.", 11) for i in range(8)],
+    ])
+    assert upload(client, pdf, name="harbour.pdf").status_code == 200
+    body = client.post("/query", json={"question": "What is the name of the harbour master of Marsupia?"}).json()
+    assert "Ottoline Quist" in body["answer"] and "[Pages 1-2]" in body["answer"]
+    assert {c["page"] for c in body["citations"]} >= {1, 2}
+    top = body["sources"][0]
+    assert (top["page"], top["page_end"]) == (1, 2)

@@ -165,12 +165,28 @@ def test_layout_reader_failure_falls_back_for_every_page(monkeypatch):
 
 
 def test_sideways_text_is_recovered():
-    # Layout text is empty and pdfplumber reverses rotated letters, so MuPDF's plain text is used.
+    # Most of the page runs sideways: it is turned upright for the layout reader, and the one upright line (now
+    # running across the page) is added back.
     result = read_document(factory.sideways_text_pdf(), "sideways.pdf")
     page = squash(result.pages[0].text)
     for sentence in factory.SIDEWAYS_SENTENCES:
         assert squash(sentence) in page
-    assert result.pages[0].reader == "pymupdf"
+    assert "sideways figure page" in page
+    assert result.pages[0].reader == "pymupdf4llm"
+
+
+def test_plain_text_is_used_when_both_readers_lose_most_words(monkeypatch):
+    import pymupdf4llm
+
+    from ingestion import reader
+
+    lines = factory.known_text_lines()
+    layout = ["\n".join(t for t, _ in lines[0]), "Only a fragment survived.", "\n".join(t for t, _ in lines[2])]
+    monkeypatch.setattr(pymupdf4llm, "to_markdown", _fake_layout(layout))
+    monkeypatch.setattr(reader._LazyPlumber, "page_text", lambda self, index, **kwargs: "Another fragment.")
+    result = read_document(factory.known_text_pdf(), "known.pdf")
+    assert result.pages[1].reader == "pymupdf"
+    assert squash(factory.KNOWN_PAGE_FACTS[2]) in squash(result.pages[1].text)
 
 
 def test_one_line_page_dropped_as_header_is_recovered():
@@ -191,10 +207,21 @@ def test_blank_page_is_kept_and_named_in_a_warning():
 
 
 def test_image_only_pdf_has_no_text_layer():
+    # Its image covers a small part of each page, so it is no scan for OCR either.
     with pytest.raises(NoTextLayer) as err:
         read_document(factory.image_only_pdf(pages=2), "scan.pdf")
     assert err.value.status_code == 422
     assert "'scan.pdf'" in str(err.value) and "scanned" in str(err.value)
+
+
+def test_scan_with_ocr_off_has_no_text_layer():
+    from tests.scan_factory import scanned_pdf
+
+    with pytest.raises(NoTextLayer) as err:
+        read_document(scanned_pdf([["A scanned page."], ["Another one."]]), "scan.pdf", ocr=False)
+    assert err.value.status_code == 422
+    assert "'scan.pdf' has no text layer (it looks scanned)" in str(err.value)
+    assert "OCR is turned off" in str(err.value)
 
 
 # --- Files that cannot be read -------------------------------------------------------------------------------------
@@ -331,6 +358,18 @@ def test_repair_text():
     vocab = hyphenated_vocabulary(["the state-of-the-art method", "is well-known"])
     text = "optimiza-\ntion of the state-of-\nthe-art and  well-\n\nknown\tways\n\n\n\n\ufb01ne (cid:3)end  \n"
     assert repair_text(text, vocab) == "optimization of the state-of-the-art and well-known ways\n\nfine end"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("\u03b1 = 0 . 001, \u03b2 = 0 .999 and 3 .3", "\u03b1 = 0.001, \u03b2 = 0.999 and 3.3"),
+        ("It rose in 2019. 2020 was flat.", "It rose in 2019. 2020 was flat."),
+        ("Counts 1 , 2 . Then 3 ... 5", "Counts 1 , 2 . Then 3 ... 5"),
+    ],
+)
+def test_repair_text_closes_up_spaced_decimal_points(text, expected):
+    assert repair_text(text) == expected
 
 
 def test_repair_text_keeps_compounds_with_capital_or_digit():

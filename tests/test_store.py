@@ -45,6 +45,19 @@ def test_a_half_written_document_is_never_loaded(tmp_path):
     (tmp_path / "collections" / "c1" / ".manifest.json.tmp123").write_text("{not json")
     again = LocalStore(tmp_path, DIM)
     assert [d.doc_id for d in again.documents("c1")] == ["a"]
+    assert not orphan.exists()  # crash leftovers are cleaned up when the store opens
+    assert again.semantic_search("c1", np.ones(DIM, dtype=np.float32) / DIM**0.5, 5)[0][0].text == "kept document text"
+
+
+def test_reindexing_replaces_a_document_whole(tmp_path):
+    store = LocalStore(tmp_path, DIM)
+    store.add_document(*make_doc("a", ["old one", "old two"]))
+    record, chunks, vectors = make_doc("a", ["new only"])
+    store.add_document(record, chunks, vectors)
+    assert [c.text for c, _ in store.keyword_search("c1", ["new"], 5)] == ["new only"]
+    assert store.keyword_search("c1", ["old"], 5) == []
+    assert len(list((tmp_path / "collections" / "c1" / "docs").iterdir())) == 1
+    assert [d.chunks for d in LocalStore(tmp_path, DIM).documents("c1")] == [1]
 
 
 def test_a_failed_add_changes_nothing(tmp_path):
@@ -67,8 +80,10 @@ def test_filters_and_delete(tmp_path):
     assert {c.doc_id for c, _ in store.semantic_search("c1", va[0], 10, doc_ids=["b"])} == {"b"}
     assert {c.doc_id for c, _ in store.keyword_search("c1", ["ships"], 10, doc_ids=["a"])} == {"a"}
     assert len(store.keyword_search("c1", ["ships"], 10)) == 3
+    folder = tmp_path / "collections" / "c1" / "docs" / store.documents("c1")[0].folder
+    assert folder.exists()
     store.delete_document("a")
-    assert not (tmp_path / "collections" / "c1" / "docs" / "a").exists()
+    assert not folder.exists()
     assert [c.doc_id for c, _ in store.semantic_search("c1", va[0], 10)] == ["b"]
     with pytest.raises(UnknownDocument):
         store.delete_document("a")

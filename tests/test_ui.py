@@ -54,7 +54,8 @@ def test_upload_then_ask_through_the_ui(live_server, tmp_path):
     (tmp_path / "broken.pdf").write_bytes(pf.NOT_A_PDF)
     client = Client(live_server + "/", verbose=False)
     status, docs = client.predict([handle_file(str(tmp_path / n)) for n in ("survey.pdf", "hostile.pdf",
-                                                                            "broken.pdf")], api_name="/upload")
+                                                                            "broken.pdf")],
+                                  "recursive_char", 1000, api_name="/upload")
     assert "survey.pdf: 3 pages" in status
     assert "broken.pdf" in status and "not a PDF" in status  # a bad file is reported, the others still indexed
     assert "survey.pdf" in docs and "hostile.pdf" in docs
