@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import os
 import re
@@ -277,6 +278,8 @@ class Pipeline:
                 "llm": {"model": s.llm_model, "loaded": False, "configured": bool(s.groq_api_key),
                         "note": "answers are extractive (quoted from the document)"},
             },
+            "ocr": {"engine": "rapidocr", "enabled": s.ocr_enabled, "max_pages": s.ocr_max_pages,
+                    "installed": importlib.util.find_spec("rapidocr") is not None},
             "answer_mode": "extractive",
             "samples": self.samples_status,
             "settings": {
