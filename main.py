@@ -135,11 +135,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     def checked(req: QueryRequest, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
         """Reject a bad question before any streaming starts, so the status code can say so."""
-        p._check_question(req.question)
-        if req.collection not in p.store.collections():
-            raise UnknownCollection(f"Collection {req.collection!r} does not exist; upload a document to it first.")
-        if req.doc_ids is not None:
-            p._check_doc_ids(req.collection, req.doc_ids)
+        p.validate_query(req.question, req.collection, req.doc_ids)
         return req
 
     @app.post("/query")

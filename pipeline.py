@@ -211,6 +211,22 @@ class Pipeline:
             return self.store.delete_document(doc_id)
 
     # -- ask -------------------------------------------------------------------------------------------------
+    def validate_query(self, question: str, collection: str, doc_ids: list[str] | None = None) -> str:
+        """The question, whitespace tidied, if it can be asked of that collection and those documents.
+
+        Raises
+        ------
+        QuestionError, retrieval.store.UnknownCollection, retrieval.store.UnknownDocument
+        """
+        from retrieval.store import UnknownCollection
+
+        question = self._check_question(question)
+        if collection not in self.store.collections():
+            raise UnknownCollection(f"Collection {collection!r} does not exist; upload a document to it first.")
+        if doc_ids is not None:
+            self._check_doc_ids(collection, doc_ids)
+        return question
+
     def _check_question(self, question: str) -> str:
         question = " ".join((question or "").split())
         if not question:
@@ -223,9 +239,7 @@ class Pipeline:
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int | None = None, mode: str = "hybrid"):
         """Ranked passages with every stage's score (see :class:`retrieval.searcher.SearchResult`)."""
-        question = self._check_question(question)
-        if doc_ids is not None:
-            self._check_doc_ids(collection, doc_ids)
+        question = self.validate_query(question, collection, doc_ids)
         return self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
 
     def _check_doc_ids(self, collection: str, doc_ids: list[str]) -> None:
@@ -240,16 +254,17 @@ class Pipeline:
                       top_k: int | None = None, mode: str = "hybrid") -> Iterator[tuple[str, object]]:
         """Yield ``("sources", SearchResult)``, then ``("delta", str)`` pieces, then ``("done", AnswerResult)``."""
         t0 = time.perf_counter()
-        result = self.search(question, collection, doc_ids, top_k, mode)
+        question = self.validate_query(question, collection, doc_ids)
+        result = self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
         yield "sources", result
         t1 = time.perf_counter()
-        answer = self.answerer.answer(self._check_question(question), result.hits)
+        answer = self.answerer.answer(question, result.hits)
         for piece in answer.pieces:
             yield "delta", piece
         t2 = time.perf_counter()
         yield "done", AnswerResult(
             answer=answer.text, abstained=answer.abstained, confidence=result.confidence, sources=result.hits,
-            citations=answer.citations, resolved_question=self._check_question(question),
+            citations=answer.citations, resolved_question=question,
             timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
             support=answer.support)
 

@@ -56,7 +56,7 @@ def clean_markdown(text: str) -> str:
 
 # --- repair_text --------------------------------------------------------------------------------------------------
 
-_CID = re.compile(r"\(cid:\d+\)")
+CID_PLACEHOLDER = re.compile(r"\(cid:\d+\)")  # a glyph the font maps to no Unicode character
 # A word broken at a line end: "optimiza-\ntion". pymupdf4llm sometimes also leaves a blank line between the two
 # halves, so one blank line is allowed. Both halves may be hyphenated compounds themselves ("state-of-\nthe-art").
 # The match starts only where a word starts, so a long run of letters is scanned once, not once per letter.
@@ -98,7 +98,7 @@ def repair_text(text: str, keep_hyphenated: set[str] | frozenset[str] = frozense
     """
     text = unicodedata.normalize("NFKC", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _CID.sub("", text)
+    text = CID_PLACEHOLDER.sub("", text)
     # A soft hyphen only ever marks where a word may break, so drop it and the line break after it.
     text = _SOFT_HYPHEN_BREAK.sub("", text).replace("\u00ad", "")
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ingestion.repair import CID_PLACEHOLDER
+
 _WORD = re.compile(r"\w\w+")
-_CID = re.compile(r"\(cid:\d+\)")
 # Text where at least this share of the visible characters is U+FFFD or "(cid:N)" carries no readable words:
 # the font has no Unicode mapping.
 _JUNK_SHARE = 0.3
@@ -28,7 +29,7 @@ def _junk_share(text: str) -> float:
     visible = sum(not c.isspace() for c in text)
     if not visible:
         return 0.0
-    junk = text.count("\ufffd") + sum(len(m) for m in _CID.findall(text))
+    junk = text.count("\ufffd") + sum(len(m) for m in CID_PLACEHOLDER.findall(text))
     return junk / visible
 
 
