@@ -19,6 +19,8 @@ CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
 .source .meta {font-size:0.85em; color:#57606a;}
 .source blockquote {white-space:pre-wrap; margin:6px 0 0 0; padding-left:10px; border-left:3px solid #0969da;}
+#documents {overflow-x:auto;}
+#documents table {font-size:0.8em; width:100%;}
 """
 
 
