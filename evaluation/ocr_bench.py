@@ -251,6 +251,16 @@ def run_engine(label: str, engine, pages: list[dict], *, straighten: bool, dpi: 
     }
 
 
+
+def _cer_breakdown(runs: list[dict], key: str, columns: list[str], title: str) -> list[str]:
+    """Markdown lines of a table: one row per engine run, one CER column per value of ``key``."""
+    lines = ["", title, "", "| engine | deskew | " + " | ".join(columns) + " |",
+             "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
+    for run in runs:
+        cells = " | ".join(f"{run[key][c]:.4f}" for c in columns)
+        lines.append(f"| {run['engine']} | {'on' if run['deskew'] else 'off'} | {cells} |")
+    return lines
+
 def _markdown(report: dict) -> str:
     runs = report["runs"]
     conditions = list(runs[0]["cer_by_condition"]) if runs else []
@@ -278,19 +288,11 @@ def _markdown(report: dict) -> str:
             f"{run['cer_max']:.4f} | {run['seconds_p50']:.2f} | {run['seconds_p95']:.2f} | "
             f"{run['cpu_seconds_p50']:.2f} | {run['cpu_seconds_p95']:.2f} |"
         )
-    lines += ["", "CER mean by condition (noise in grey levels, skew in degrees, either direction):", ""]
-    lines.append("| engine | deskew | " + " | ".join(conditions) + " |")
-    lines.append("| --- | --- | " + " | ".join("---" for _ in conditions) + " |")
-    for run in runs:
-        cells = " | ".join(f"{run['cer_by_condition'][c]:.4f}" for c in conditions)
-        lines.append(f"| {run['engine']} | {'on' if run['deskew'] else 'off'} | {cells} |")
+    lines += _cer_breakdown(runs, "cer_by_condition", conditions,
+                            "CER mean by condition (noise in grey levels, skew in degrees, either direction):")
     profiles = list(runs[0]["cer_by_profile"]) if runs else []
-    lines += ["", "CER mean by print size and scan resolution (all noise and skew levels):", ""]
-    lines.append("| engine | deskew | " + " | ".join(profiles) + " |")
-    lines.append("| --- | --- | " + " | ".join("---" for _ in profiles) + " |")
-    for run in runs:
-        cells = " | ".join(f"{run['cer_by_profile'][p]:.4f}" for p in profiles)
-        lines.append(f"| {run['engine']} | {'on' if run['deskew'] else 'off'} | {cells} |")
+    lines += _cer_breakdown(runs, "cer_by_profile", profiles,
+                            "CER mean by print size and scan resolution (all noise and skew levels):")
     lines += ["", "Loading the engine, then the warm-up page, in seconds:", ""]
     lines += [
         f"- {run['engine']} (deskew {'on' if run['deskew'] else 'off'}): load {run['load_seconds']:.2f}, "
