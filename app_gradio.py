@@ -32,7 +32,8 @@ def sources_html(result) -> str:
     """The retrieved passages, best first, with page, section and every score."""
     if not result.hits:
         return "<p>No passage matched.</p>"
-    parts = [f"<p><b>Confidence</b> (best cosine similarity): {result.confidence:.2f}</p>"]
+    parts = [f"<p><b>Confidence: {esc(result.confidence_level)}</b> (best cosine similarity "
+             f"{result.confidence:.2f})</p>"]
     for hit in result.hits:
         c, s = hit.chunk, hit.scores
         fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731

@@ -38,12 +38,14 @@ def hit_json(hit) -> dict:
 
 
 def search_json(result: SearchResult) -> dict:
-    return {"confidence": result.confidence, "mode": result.mode, "sources": [hit_json(h) for h in result.hits]}
+    return {"confidence": result.confidence, "confidence_level": result.confidence_level, "mode": result.mode,
+            "sources": [hit_json(h) for h in result.hits]}
 
 
 def answer_json(result: AnswerResult) -> dict:
     return {
         "answer": result.answer, "abstained": result.abstained, "confidence": result.confidence,
+        "confidence_level": result.confidence_level,
         "support": result.support,
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
         "citations": [{"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "filename": c.filename}

@@ -51,6 +51,7 @@ class AnswerResult:
     resolved_question: str
     timings: dict[str, float] = field(default_factory=dict)
     mode: str = "extractive"
+    confidence_level: str = "high"
     support: float = 0.0  # how well the best quoted sentence covers the question (the abstention score)
 
 
@@ -88,7 +89,9 @@ class Pipeline:
         self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
         self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b)
         self.searcher = Searcher(self.store, self.embedder, candidates=s.candidates,
-                                 semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight)
+                                 semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight,
+                                 fusion=s.fusion, rrf_k=s.rrf_k,
+                                 confidence_thresholds=(s.confidence_insufficient, s.confidence_low))
         self.answerer = ExtractiveAnswerer(self.embedder, s.answer_threshold, s.answer_max_sentences)
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         self.samples_status = "not requested"
@@ -263,7 +266,8 @@ class Pipeline:
             yield "delta", piece
         t2 = time.perf_counter()
         yield "done", AnswerResult(
-            answer=answer.text, abstained=answer.abstained, confidence=result.confidence, sources=result.hits,
+            answer=answer.text, abstained=answer.abstained, confidence=result.confidence,
+            confidence_level=result.confidence_level, sources=result.hits,
             citations=answer.citations, resolved_question=question,
             timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
             support=answer.support)
@@ -301,7 +305,9 @@ class Pipeline:
                 "data_dir": str(s.data_dir), "chunk_strategy": s.chunk_strategy, "chunk_size": s.chunk_size,
                 "chunk_overlap": s.chunk_overlap, "ocr_enabled": s.ocr_enabled, "ocr_max_pages": s.ocr_max_pages,
                 "parse_isolated": s.parse_isolated,
-                "top_k": s.top_k, "candidates": s.candidates, "semantic_weight": s.semantic_weight,
+                "top_k": s.top_k, "candidates": s.candidates, "fusion": s.fusion, "rrf_k": s.rrf_k,
+                "confidence_thresholds": [s.confidence_insufficient, s.confidence_low],
+                "semantic_weight": s.semantic_weight,
                 "keyword_weight": s.keyword_weight, "answer_threshold": s.answer_threshold,
                 "max_upload_mb": s.max_upload_mb,
             },

@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     candidates: int = Field(50, ge=1, description="Candidates taken from each ranking before fusion.")
     semantic_weight: float = Field(0.7, ge=0, description="Weight of the min-max normalised cosine score.")
     keyword_weight: float = Field(0.3, ge=0, description="Weight of the min-max normalised BM25 score.")
+    fusion: str = Field("weighted", pattern="^(weighted|rrf)$",
+                        description="How the two rankings combine: weighted scores, or reciprocal rank fusion.")
+    rrf_k: int = Field(60, ge=1, description="RRF: score = sum of 1 / (k + rank).")
+    confidence_insufficient: float = Field(
+        0.3, ge=0, le=1, description="Best cosine below this: confidence level 'insufficient'.")
+    confidence_low: float = Field(0.5, ge=0, le=1, description="Best cosine below this: confidence level 'low'.")
     bm25_k1: float = Field(1.5, gt=0)
     bm25_b: float = Field(0.75, ge=0, le=1)
 

@@ -28,3 +28,15 @@ def weighted_fusion(semantic: Mapping[str, float], keyword: Mapping[str, float],
     ns, nk = min_max(semantic), min_max(keyword)
     return {key: (semantic_weight * ns.get(key, 0.0) + keyword_weight * nk.get(key, 0.0)) / total
             for key in set(ns) | set(nk)}
+
+
+def reciprocal_rank_fusion(*rankings: list[str], k: int = 60) -> dict[str, float]:
+    """``sum(1 / (k + rank))`` over the rankings that hold each key (ranks from 1).
+
+    Only the order counts, so it needs no score normalisation; ``k`` damps the weight of the very top ranks.
+    """
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, 1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (k + rank)
+    return fused

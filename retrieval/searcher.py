@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ingestion.chunking import Chunk
 from retrieval.embedder import Embedder
-from retrieval.fusion import weighted_fusion
+from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
 from retrieval.store import Store
 from retrieval.tokenize import tokenize
 
@@ -30,6 +30,7 @@ class SearchResult:
     confidence: float  # the best raw cosine similarity among candidates: how close anything came to the question
     mode: str
     timings: dict[str, float] = field(default_factory=dict)
+    confidence_level: str = "high"  # "high", "low" or "insufficient" (thresholds in settings)
 
 
 class Searcher:
@@ -41,15 +42,21 @@ class Searcher:
     embedder : encodes the question.
     candidates : how many passages each side contributes before fusion.
     semantic_weight, keyword_weight : fusion weights (applied after min-max normalisation).
+    fusion : ``weighted`` (the weights above) or ``rrf`` (reciprocal rank fusion with ``rrf_k``).
+    confidence_thresholds : best cosine below the first is ``insufficient``, below the second ``low``.
     """
 
     def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
-                 semantic_weight: float = 0.7, keyword_weight: float = 0.3):
+                 semantic_weight: float = 0.7, keyword_weight: float = 0.3, fusion: str = "weighted",
+                 rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5)):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
         self.semantic_weight = semantic_weight
         self.keyword_weight = keyword_weight
+        self.fusion = fusion
+        self.rrf_k = rrf_k
+        self.insufficient, self.low = confidence_thresholds
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int = 5, mode: str = "hybrid") -> SearchResult:
@@ -69,7 +76,10 @@ class Searcher:
         chunks = {c.chunk_id: c for c, _ in semantic} | {c.chunk_id: c for c, _ in keyword}
         sem = {c.chunk_id: s for c, s in semantic}
         kw = {c.chunk_id: s for c, s in keyword}
-        if mode == "hybrid":
+        if mode == "hybrid" and self.fusion == "rrf":
+            fused = reciprocal_rank_fusion([c.chunk_id for c, _ in semantic], [c.chunk_id for c, _ in keyword],
+                                           k=self.rrf_k)
+        elif mode == "hybrid":
             fused = weighted_fusion(sem, kw, self.semantic_weight, self.keyword_weight)
         elif mode == "semantic":
             fused = dict(sem)
@@ -81,5 +91,12 @@ class Searcher:
                     scores={"semantic": sem.get(cid), "keyword": kw.get(cid), "fused": fused[cid]})
                 for i, cid in enumerate(order)]
         timings["fusion"] = time.perf_counter() - t2
-        confidence = max(sem.values(), default=0.0)
-        return SearchResult(hits=hits, confidence=float(confidence), mode=mode, timings=timings)
+        confidence = float(max(sem.values(), default=0.0))
+        return SearchResult(hits=hits, confidence=confidence, mode=mode, timings=timings,
+                            confidence_level=self.level(confidence))
+
+    def level(self, confidence: float) -> str:
+        """``insufficient`` below the first threshold, ``low`` below the second, else ``high``."""
+        if confidence < self.insufficient:
+            return "insufficient"
+        return "low" if confidence < self.low else "high"

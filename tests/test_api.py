@@ -268,3 +268,26 @@ def test_a_sentence_across_a_page_break_cites_both_pages(client):
     assert {c["page"] for c in body["citations"]} >= {1, 2}
     top = body["sources"][0]
     assert (top["page"], top["page_end"]) == (1, 2)
+
+
+def test_confidence_level_everywhere(client, indexed):
+    good = client.post("/query", json={"question": CAPITAL_Q}).json()
+    assert good["confidence_level"] in {"high", "low"} and good["confidence"] >= 0.3
+    far = client.post("/debug/chunks", json={"question": "zebra quantum saxophone"}).json()
+    assert far["confidence_level"] == "insufficient" and far["confidence"] < 0.3
+    events = sse_events(client.post("/query/stream", json={"question": CAPITAL_Q}).text)
+    assert events[0][1]["confidence_level"] == good["confidence_level"]
+    assert events[-1][1]["confidence_level"] == good["confidence_level"]
+
+
+def test_rrf_fusion_ranks_the_right_page(settings, known_pdf):
+    from fastapi.testclient import TestClient
+
+    from main import create_app
+
+    with TestClient(create_app(settings=settings.model_copy(update={"fusion": "rrf"}), ui=False)) as c:
+        upload(c, known_pdf)
+        body = c.post("/query", json={"question": CAPITAL_Q}).json()
+        top = body["sources"][0]
+        assert top["page"] == 2 and top["score"] == pytest.approx(2 / 61)  # first in both rankings
+        assert c.get("/stats").json()["settings"]["fusion"] == "rrf"
