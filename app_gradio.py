@@ -40,7 +40,8 @@ def sources_html(result) -> str:
         parts.append(
             f"<div class='source'><div class='meta'><b>#{hit.rank}</b> {esc(c.filename)} · <b>Page {c.page}</b>"
             f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
-            f"semantic {fmt(s.get('semantic'))} · keyword {fmt(s.get('keyword'))}</div>"
+            f"semantic {fmt(s.get('semantic'))} · keyword {fmt(s.get('keyword'))}"
+            f"{' · rerank ' + fmt(s['rerank']) if s.get('rerank') is not None else ''}</div>"
             f"<blockquote>{esc(c.text)}</blockquote></div>")
     return "".join(parts)
 

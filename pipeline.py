@@ -82,16 +82,20 @@ class Pipeline:
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from generation.extractive import ExtractiveAnswerer
         from retrieval.embedder import Embedder
+        from retrieval.reranker import Reranker
         from retrieval.searcher import Searcher
         from retrieval.store import LocalStore
 
         s = self.settings
         self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
         self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b)
+        self.reranker = Reranker(s.reranker_model, s.reranker_enabled)
+        self.reranker.load()  # once, at start: fails in milliseconds offline and says so in the log and /stats
         self.searcher = Searcher(self.store, self.embedder, candidates=s.candidates,
                                  semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight,
                                  fusion=s.fusion, rrf_k=s.rrf_k,
-                                 confidence_thresholds=(s.confidence_insufficient, s.confidence_low))
+                                 confidence_thresholds=(s.confidence_insufficient, s.confidence_low),
+                                 reranker=self.reranker, rerank_candidates=s.rerank_candidates)
         self.answerer = ExtractiveAnswerer(self.embedder, s.answer_threshold, s.answer_max_sentences)
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         self.samples_status = "not requested"
@@ -293,7 +297,8 @@ class Pipeline:
             "chunks": sum(c["chunks"] for c in collections.values()),
             "models": {
                 "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
-                "reranker": {"model": None, "loaded": False, "note": "no reranking stage in this version"},
+                "reranker": {"model": self.reranker.model_name, "loaded": self.reranker.loaded,
+                             "error": self.reranker.error},
                 "llm": {"model": s.llm_model, "loaded": False, "configured": bool(s.groq_api_key),
                         "note": "answers are extractive (quoted from the document)"},
             },

@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(32, ge=1)
     hub_offline: bool = Field(True, description="Never contact a model hub (sets HF_HUB_OFFLINE=1).")
 
+    # Reranking
+    reranker_model: str = Field("cross-encoder/ms-marco-MiniLM-L-6-v2",
+                                description="Hub id or local folder of a sentence-transformers cross-encoder.")
+    reranker_enabled: bool = Field(True, description="Rerank the best fused candidates when the model loads.")
+    rerank_candidates: int = Field(20, ge=1, description="How many fused candidates the cross-encoder rescores.")
+
     # Retrieval
     top_k: int = Field(5, ge=1, le=50, description="Passages returned per question.")
     candidates: int = Field(50, ge=1, description="Candidates taken from each ranking before fusion.")

@@ -40,7 +40,7 @@ _NOT_IN_CACHE_KEY = {
     "data_dir", "sample_dir", "index_samples", "hub_offline", "max_upload_mb", "embedding_batch_size",
     "top_k", "answer_threshold", "answer_max_sentences", "max_question_chars", "groq_api_key", "llm_model",
     "fusion", "rrf_k", "confidence_insufficient", "confidence_low", "candidates", "semantic_weight",
-    "keyword_weight",
+    "keyword_weight", "reranker_model", "reranker_enabled", "rerank_candidates",
 }
 _SECRETS = {"groq_api_key"}
 

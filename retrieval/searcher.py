@@ -44,11 +44,14 @@ class Searcher:
     semantic_weight, keyword_weight : fusion weights (applied after min-max normalisation).
     fusion : ``weighted`` (the weights above) or ``rrf`` (reciprocal rank fusion with ``rrf_k``).
     confidence_thresholds : best cosine below the first is ``insufficient``, below the second ``low``.
+    reranker : a :class:`retrieval.reranker.Reranker`; when its model is available the best ``rerank_candidates``
+        fused passages are re-ordered by its scores (``scores["rerank"]``), else the fused order stands.
     """
 
     def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
                  semantic_weight: float = 0.7, keyword_weight: float = 0.3, fusion: str = "weighted",
-                 rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5)):
+                 rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5),
+                 reranker=None, rerank_candidates: int = 20):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
@@ -57,6 +60,8 @@ class Searcher:
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.insufficient, self.low = confidence_thresholds
+        self.reranker = reranker
+        self.rerank_candidates = rerank_candidates
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int = 5, mode: str = "hybrid") -> SearchResult:
@@ -86,11 +91,20 @@ class Searcher:
         else:
             fused = dict(kw)
         # Ties broken by cosine, then chunk id, so rankings are reproducible.
-        order = sorted(fused, key=lambda cid: (-fused[cid], -sem.get(cid, -1.0), cid))[:top_k]
-        hits = [Hit(chunk=chunks[cid], rank=i + 1, score=fused[cid],
-                    scores={"semantic": sem.get(cid), "keyword": kw.get(cid), "fused": fused[cid]})
-                for i, cid in enumerate(order)]
-        timings["fusion"] = time.perf_counter() - t2
+        order = sorted(fused, key=lambda cid: (-fused[cid], -sem.get(cid, -1.0), cid))
+        t3 = time.perf_counter()
+        rerank: dict[str, float] = {}
+        if self.reranker is not None and order:
+            head = order[:max(self.rerank_candidates, top_k)]
+            scored = self.reranker.scores(question, [chunks[cid].text for cid in head])
+            if scored is not None:
+                rerank = dict(zip(head, scored))
+                order = sorted(head, key=lambda cid: -rerank[cid]) + order[len(head):]
+        timings.update(fusion=t3 - t2, rerank=time.perf_counter() - t3)
+        hits = [Hit(chunk=chunks[cid], rank=i + 1, score=rerank.get(cid, fused[cid]),
+                    scores={"semantic": sem.get(cid), "keyword": kw.get(cid), "fused": fused[cid],
+                            "rerank": rerank.get(cid)})
+                for i, cid in enumerate(order[:top_k])]
         confidence = float(max(sem.values(), default=0.0))
         return SearchResult(hits=hits, confidence=confidence, mode=mode, timings=timings,
                             confidence_level=self.level(confidence))
