@@ -10,6 +10,7 @@ from pathlib import Path
 
 import gradio as gr
 
+from ingestion.chunking import STRATEGIES
 from ingestion.errors import IngestError
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
@@ -127,7 +128,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 files = gr.File(label="Upload PDF or text files", file_count="multiple",
                                 file_types=[".pdf", ".txt", ".md"], elem_id="upload")
                 with gr.Row():
-                    strategy = gr.Dropdown(["recursive_char", "fixed_size", "semantic"],
+                    strategy = gr.Dropdown(list(STRATEGIES),
                                            value=pipeline.settings.chunk_strategy, label="Chunking", scale=1)
                     chunk_size = gr.Number(pipeline.settings.chunk_size, label="Chunk size (characters)", minimum=100,
                                            maximum=20000, precision=0, scale=1)

@@ -16,6 +16,8 @@ import json
 import sys
 from pathlib import Path
 
+from ingestion.chunking import STRATEGIES
+
 
 def show_progress(message: str, fraction: float) -> None:
     """One line per step on stderr, rewritten in place on a terminal."""
@@ -28,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_ingest = sub.add_parser("ingest", help="index PDF or text files")
     p_ingest.add_argument("files", nargs="+", type=Path)
-    p_ingest.add_argument("--strategy", choices=["fixed_size", "recursive_char", "semantic"], default=None,
+    p_ingest.add_argument("--strategy", choices=STRATEGIES, default=None,
                           help="chunking strategy (default: RAG_CHUNK_STRATEGY)")
     p_ingest.add_argument("--chunk-size", type=int, default=None)
     p_ingest.add_argument("--chunk-overlap", type=int, default=None)

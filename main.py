@@ -33,7 +33,7 @@ class QueryRequest(BaseModel):
 def hit_json(hit) -> dict:
     c = hit.chunk
     return {"rank": hit.rank, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "filename": c.filename, "page": c.page,
-            "page_end": getattr(c, "page_end", c.page), "section": c.section, "text": c.text, "score": hit.score,
+            "page_end": c.page_end, "section": c.section, "text": c.text, "score": hit.score,
             "scores": hit.scores, "strategy": c.strategy}
 
 

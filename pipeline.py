@@ -120,7 +120,7 @@ class Pipeline:
         ValueError
             The collection name, strategy or sizes are invalid.
         """
-        from ingestion.chunking import STRATEGIES, chunk_pages
+        from ingestion.chunking import check_strategy, chunk_pages
         from ingestion.errors import NoTextLayer
         from retrieval.store import DocumentRecord, validate_collection_name
 
@@ -129,11 +129,9 @@ class Pipeline:
         t0 = time.perf_counter()
         collection = validate_collection_name(collection)
         filename = clean_filename(filename)
-        strategy = strategy or s.chunk_strategy
+        strategy = check_strategy(strategy or s.chunk_strategy)  # before the costly read
         size = chunk_size or s.chunk_size
         overlap = s.chunk_overlap if chunk_overlap is None else chunk_overlap
-        if strategy not in STRATEGIES:
-            raise ValueError(f"Unknown chunking strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}.")
         if not 100 <= size <= 20000 or not 0 <= overlap < size:
             raise ValueError(f"Invalid chunk size {size} / overlap {overlap}: the size must be 100-20000 characters "
                              "and the overlap at least 0 and smaller than the size.")
@@ -194,8 +192,7 @@ class Pipeline:
         kwargs = dict(max_bytes=int(s.max_upload_mb * 1024 * 1024), garbled_threshold=s.garbled_threshold,
                       ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, progress=on_page)
         if s.parse_isolated:
-            progress = kwargs.pop("progress")
-            return read_isolated(data, filename, limits=ParseLimits.from_settings(s), progress=progress, **kwargs)
+            return read_isolated(data, filename, limits=ParseLimits.from_settings(s), **kwargs)
         return read_document(data, filename, **kwargs)
 
     def _chunk_ids(self, doc_id: str) -> list[str]:

@@ -56,9 +56,10 @@ class ExtractiveAnswerer:
     """Scores every sentence of the retrieved passages and quotes the best.
 
     A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's keywords it
-    contains``. Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are skipped: they restate
-    the question rather than answer it. The best sentence must reach ``threshold``; other sentences join it when they come within
-    ``margin`` of it, up to ``max_sentences``, and are quoted in document order.
+    contains``. Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are
+    skipped: they restate the question rather than answer it. The best sentence must reach ``threshold``; other
+    sentences join it when they come within ``margin`` of it, up to ``max_sentences``, and are quoted in document
+    order.
     """
 
     def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08,
@@ -73,7 +74,8 @@ class ExtractiveAnswerer:
         """Every candidate sentence with its support, best first."""
         terms = set(tokenize(question))
         # A heading, or a sentence that only restates the question, cannot hold its answer.
-        candidates = [_Candidate(hit, s.text, s.start, s.end) for hit in hits for s in split_sentences(hit.chunk.text)
+        candidates = [_Candidate(hit, s.text, s.start, s.end)
+                      for hit in hits for s in split_sentences(hit.chunk.text)
                       if not s.heading and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
         if not candidates:
             return []

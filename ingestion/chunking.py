@@ -160,6 +160,13 @@ def heading_at(page: Page, offset: int) -> str:
     return nearest
 
 
+def check_strategy(strategy: str) -> str:
+    """``strategy`` if it is one of :data:`STRATEGIES`, else a ``ValueError`` naming the choices."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"Unknown chunking strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}.")
+    return strategy
+
+
 def chunk_pages(
     pages: list[Page], *, doc_id: str, filename: str, strategy: str = "recursive_char", chunk_size: int = 1000,
     chunk_overlap: int = 150, embed: Embed | None = None, semantic_percentile: float = 90.0,
@@ -192,8 +199,7 @@ def chunk_pages(
     ValueError
         Unknown strategy, sizes out of range, or ``semantic`` without ``embed``.
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"Unknown chunking strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}.")
+    check_strategy(strategy)
     if chunk_size < 1 or chunk_overlap < 0:
         raise ValueError(f"chunk_size must be at least 1 and chunk_overlap at least 0, got {chunk_size}, "
                          f"{chunk_overlap}.")
