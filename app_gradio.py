@@ -34,17 +34,29 @@ def sources_html(result) -> str:
     if not result.hits:
         return "<p>No passage matched.</p>"
     parts = [f"<p><b>Confidence: {esc(result.confidence_level)}</b> (best cosine similarity "
-             f"{result.confidence:.2f})</p>"]
+             f"{result.confidence:.2f})</p>", expansion_html(result.expansion)]
     for hit in result.hits:
         c, s = hit.chunk, hit.scores
         fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
         parts.append(
             f"<div class='source'><div class='meta'><b>#{hit.rank}</b> {esc(c.filename)} · <b>Page {c.page}</b>"
             f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
-            f"semantic {fmt(s.get('semantic'))} · keyword {fmt(s.get('keyword'))}"
+            f"semantic {fmt(s.get('semantic'))} · best sentence {fmt(s.get('sentence'))} · "
+            f"keyword {fmt(s.get('keyword'))}"
             f"{' · rerank ' + fmt(s['rerank']) if s.get('rerank') is not None else ''}</div>"
             f"<blockquote>{esc(c.text)}</blockquote></div>")
     return "".join(parts)
+
+
+def expansion_html(expansion) -> str:
+    """How the question was expanded (the first search was weak), or nothing."""
+    if expansion is None:
+        return ""
+    if expansion.error:
+        return f"<p class='meta'>Query expansion was skipped: {esc(expansion.error)}</p>"
+    how = "rephrased by the LLM" if expansion.method == "llm" else "expanded with terms from the best passages"
+    items = "".join(f"<li>{esc(q.source)}: {esc(q.text)}</li>" for q in expansion.queries)
+    return f"<details><summary>The first search was weak, so the question was {how}</summary><ul>{items}</ul></details>"
 
 
 def documents_html(pipeline: Pipeline) -> str:

@@ -39,6 +39,7 @@ def hit_json(hit) -> dict:
 
 def search_json(result: SearchResult) -> dict:
     return {"confidence": result.confidence, "confidence_level": result.confidence_level, "mode": result.mode,
+            "expansion": result.expansion.to_dict() if result.expansion else None,
             "sources": [hit_json(h) for h in result.hits]}
 
 
@@ -51,6 +52,7 @@ def answer_json(result: AnswerResult) -> dict:
         "citations": [{"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "filename": c.filename}
                       for c in result.citations],
         "resolved_question": result.resolved_question, "timings": result.timings,
+        "expansion": result.expansion.to_dict() if result.expansion else None,
     }
 
 

@@ -53,6 +53,7 @@ class AnswerResult:
     mode: str = "extractive"
     confidence_level: str = "high"
     support: float = 0.0  # how well the best quoted sentence covers the question (the abstention score)
+    expansion: object = None  # retrieval.expansion.Expansion when the question was expanded
 
 
 class QuestionError(ValueError):
@@ -81,6 +82,8 @@ class Pipeline:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from generation.extractive import ExtractiveAnswerer
+        from generation.llm import LLM
+        from retrieval.expansion import make_expander
         from retrieval.embedder import Embedder
         from retrieval.reranker import Reranker
         from retrieval.searcher import Searcher
@@ -88,15 +91,20 @@ class Pipeline:
 
         s = self.settings
         self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
-        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b)
+        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b, keyword_prefix=s.keyword_prefix)
         self.reranker = Reranker(s.reranker_model, s.reranker_enabled)
         self.reranker.load()  # once, at start: fails in milliseconds offline and says so in the log and /stats
+        self.llm = LLM.from_settings(s)
         self.searcher = Searcher(self.store, self.embedder, candidates=s.candidates,
                                  semantic_weight=s.semantic_weight, keyword_weight=s.keyword_weight,
-                                 fusion=s.fusion, rrf_k=s.rrf_k,
+                                 sentence_weight=s.sentence_weight, fusion=s.fusion, rrf_k=s.rrf_k,
                                  confidence_thresholds=(s.confidence_insufficient, s.confidence_low),
-                                 reranker=self.reranker, rerank_candidates=s.rerank_candidates)
-        self.answerer = ExtractiveAnswerer(self.embedder, s.answer_threshold, s.answer_max_sentences)
+                                 reranker=self.reranker, rerank_candidates=s.rerank_candidates,
+                                 expander=make_expander(s.expansion, self.llm, self.embedder),
+                                 expansion_threshold=s.expansion_threshold)
+        self.answerer = ExtractiveAnswerer(
+            self.embedder, s.answer_threshold, s.answer_max_sentences,
+            sentence_vectors=self.store.sentence_vectors)
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         self.samples_status = "not requested"
 
@@ -122,6 +130,7 @@ class Pipeline:
         """
         from ingestion.chunking import check_strategy, chunk_pages
         from ingestion.errors import NoTextLayer
+        from retrieval.sentence_index import SentenceVectors
         from retrieval.store import DocumentRecord, validate_collection_name
 
         s = self.settings
@@ -158,18 +167,26 @@ class Pipeline:
             raise NoTextLayer(f"'{filename}' has no passages with words to index.")
         t2 = time.perf_counter()
         report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.5)
-        vectors = self._reuse_vectors(sha, config, chunks)
-        if vectors is None:
+        reused = self._reuse_vectors(sha, config, chunks)
+        if reused is None:
+            share = 0.45 if not s.sentence_vectors else 0.17  # sentences take about 1.6x the passages' time
             vectors = self.embedder.encode(
-                [c.embedding_text() for c in chunks],
-                progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + 0.45 * done / total))
+                [c.embedding_text() if s.embed_prefix else c.text for c in chunks],
+                progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + share * done / total))
+            sentences = SentenceVectors.build(
+                [c.text for c in chunks], self.embedder.encode,
+                progress=lambda done, total: report(f"Embedded {done}/{total} sentences",
+                                                    0.5 + share + (0.45 - share) * done / total),
+            ) if s.sentence_vectors else None
+        else:
+            vectors, sentences = reused
         t3 = time.perf_counter()
         record = DocumentRecord(
             doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
             chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
             warnings=doc.warnings, title=doc.title, ocr_pages=list(doc.ocr_pages), unread_pages=list(doc.unread_pages))
         with self._ingest_lock:
-            self.store.add_document(record, chunks, vectors)
+            self.store.add_document(record, chunks, vectors, sentences)
         t4 = time.perf_counter()
         report("Indexed", 1.0)
         return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
@@ -199,12 +216,14 @@ class Pipeline:
         return [c.chunk_id for c in self.store.document_data(doc_id)[1]]
 
     def _reuse_vectors(self, sha: str, config: tuple, chunks):
-        """Vectors of the same file chunked the same way in another collection, if any."""
+        """Passage and sentence vectors of the same file chunked the same way in another collection, if any."""
         for record in self.store.documents():
             if record.sha256 == sha and (record.strategy, record.chunk_size, record.chunk_overlap) == config:
                 _, old_chunks, vectors = self.store.document_data(record.doc_id)
-                if [c.text for c in old_chunks] == [c.text for c in chunks]:
-                    return vectors
+                sentences = self.store.document_sentences(record.doc_id)
+                if [c.text for c in old_chunks] == [c.text for c in chunks] and (
+                        sentences is not None or not self.settings.sentence_vectors):
+                    return vectors, sentences
         return None
 
     def documents(self, collection: str | None = None):
@@ -262,7 +281,7 @@ class Pipeline:
         result = self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
         yield "sources", result
         t1 = time.perf_counter()
-        answer = self.answerer.answer(question, result.hits)
+        answer = self.answerer.answer(question, result.hits, result.vector)
         for piece in answer.pieces:
             yield "delta", piece
         t2 = time.perf_counter()
@@ -271,7 +290,7 @@ class Pipeline:
             confidence_level=result.confidence_level, sources=result.hits,
             citations=answer.citations, resolved_question=question,
             timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
-            support=answer.support)
+            support=answer.support, expansion=result.expansion)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int | None = None, mode: str = "hybrid") -> AnswerResult:

@@ -68,6 +68,21 @@ class Settings(BaseSettings):
     rerank_candidates: int = Field(20, ge=1, description="How many fused candidates the cross-encoder rescores.")
 
     # Retrieval
+    sentence_vectors: bool = Field(
+        True, description="Also embed every sentence at ingestion, so a passage is scored by its best sentence too "
+        "(and answers need no embedding at question time). About 1.6x the embedding time of ingestion.")
+    embed_prefix: bool = Field(
+        True, description="Embed each passage with its contextual prefix (file | page | section); measured in README.")
+    keyword_prefix: bool = Field(
+        False, description="Index the contextual prefix for BM25 too (measured: no gain, so off).")
+    sentence_weight: float = Field(
+        0.5, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine.")
+    expansion: str = Field(
+        "auto", pattern="^(auto|llm|feedback|off)$",
+        description="Query expansion when the first search is weak: llm (rephrasings + hypothetical answer), "
+        "feedback (pseudo-relevance feedback, no LLM), auto (llm when a key is set, else feedback) or off.")
+    expansion_threshold: float = Field(
+        0.45, ge=0, le=1, description="Expand only when the best passage cosine is below this.")
     top_k: int = Field(5, ge=1, le=50, description="Passages returned per question.")
     candidates: int = Field(50, ge=1, description="Candidates taken from each ranking before fusion.")
     semantic_weight: float = Field(0.7, ge=0, description="Weight of the min-max normalised cosine score.")
@@ -92,6 +107,20 @@ class Settings(BaseSettings):
     # LLM (used when a key is set)
     groq_api_key: str | None = Field(None, validation_alias=AliasChoices("GROQ_API_KEY", "RAG_GROQ_API_KEY"))
     llm_model: str = Field("llama-3.3-70b-versatile")
+    groq_base_url: str | None = Field(
+        None, validation_alias=AliasChoices("GROQ_BASE_URL", "RAG_GROQ_BASE_URL"),
+        description="Base URL of the chat-completions server (Groq's when empty); any server speaking the same "
+        "protocol works, a local one included.",
+    )
+    llm_timeout_seconds: float = Field(30.0, gt=0, description="Per-request time limit of LLM calls.")
+    llm_max_retries: int = Field(1, ge=0, le=5, description="Retries of a failed LLM request (429, 5xx, timeouts).")
+    llm_max_tokens: int = Field(700, ge=16, description="Longest LLM answer, in tokens.")
+    llm_temperature: float = Field(0.0, ge=0, le=2)
+
+    # Conversations (follow-up questions)
+    conversation_turns: int = Field(3, ge=0, le=20, description="Exchanges remembered per conversation (0 = none).")
+    conversation_ttl_seconds: int = Field(3600, ge=60, description="A conversation idle this long is forgotten.")
+    conversation_max: int = Field(1000, ge=1, description="Most conversations kept at once (oldest dropped).")
 
     # Start-up
     sample_dir: Path = Field(Path("data"), description="Documents indexed into the 'default' collection on start.")

@@ -1,30 +1,43 @@
 """Retrieval latency and index memory at 1k, 10k and 100k chunks, through the product's store and searcher.
 
-    python -m evaluation.bench_retrieval [--sizes 1000 10000 100000] [--queries 50]
+    python -m evaluation.bench_retrieval [--sizes 1000 10000 100000] [--queries 50] [--keyword-only]
 
 Passages are synthetic (sentences drawn from a fixed vocabulary) with random unit vectors, so the numbers measure
 FAISS, BM25 and fusion, not the embedding of a corpus; each question is embedded for real by the bundled model.
+
+A second part compares the keyword side alone, on the same passages and the same tokenised questions: rank-bm25
+(``LuceneBM25.get_scores`` and the store's top-k) against :class:`retrieval.keyword_index.KeywordIndex` (bm25s), with
+query p50/p95, build time and the memory the index holds (tracemalloc, in a second build). It also times
+:func:`retrieval.tokenize.tokenize` over the passages, and over 1,000-character windows of the bundled NIST PDF when
+it is there (real text has a larger vocabulary than the synthetic one). ``--keyword-only`` runs just this part
+(seconds, no embedding model) and keeps the store part of an earlier run in the results.
+
 Writes ``evaluation/results/bench_retrieval.md`` and ``.json``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import math
 import os
 import platform
 import tempfile
 import time
+import tracemalloc
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import psutil
+from rank_bm25 import BM25Okapi
 
 from ingestion.chunking import Chunk
-from retrieval.embedder import Embedder
-from retrieval.searcher import Searcher
+from retrieval.keyword_index import KeywordIndex
+from retrieval.sentence_index import SentenceVectors
 from retrieval.store import DocumentRecord, LocalStore
+from retrieval.tokenize import tokenize
 
 HERE = Path(__file__).resolve().parent
 WORDS = ("risk model gradient optimizer attention layer bias governance measure manage trust data privacy "
@@ -35,37 +48,157 @@ QUESTIONS = ["How is the learning rate adjusted?", "What does the framework say 
              "What is estimated by the moment terms?"]
 
 
-def synthetic_document(n: int, dim: int, rng: np.random.Generator) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
+def synthetic_texts(n: int, rng: np.random.Generator) -> list[str]:
+    return [" ".join(rng.choice(WORDS, size=int(rng.integers(60, 140)))) + "." for _ in range(n)]
+
+
+SENTENCES_PER_CHUNK = 5  # what the papers average at 1000-character chunks (1490 sentences / 293 chunks)
+
+
+def synthetic_document(n: int, dim: int, rng: np.random.Generator):
+    """A document of ``n`` synthetic chunks: record, chunks, unit vectors and sentence vectors."""
     chunks = []
-    for i in range(n):
-        text = " ".join(rng.choice(WORDS, size=int(rng.integers(60, 140)))) + "."
+    for i, text in enumerate(synthetic_texts(n, rng)):
         chunks.append(Chunk(f"bench-rc-p{i // 5 + 1}-c{i % 5 + 1}", "bench", "bench.pdf", i // 5 + 1, "", text, 0,
                             len(text)))
     vectors = rng.normal(size=(n, dim)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     record = DocumentRecord("bench", "bench.pdf", "bench", "sha", n // 5 + 1, n, time.time())
-    return record, chunks, vectors
+    owner = np.repeat(np.arange(n, dtype=np.int32), SENTENCES_PER_CHUNK)
+    sentence_vectors = rng.normal(size=(len(owner), dim)).astype(np.float32)
+    sentence_vectors /= np.linalg.norm(sentence_vectors, axis=1, keepdims=True)
+    spans = np.zeros(len(owner), dtype=np.int32)
+    return record, chunks, vectors, SentenceVectors(owner, spans, spans + 1, sentence_vectors.astype(np.float16))
 
 
 def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q))
 
 
+# -- the keyword side alone ----------------------------------------------------------------------------------------
+KEYWORD_K = 50  # what the searcher asks of each side (candidates)
+NIST_PDF = HERE.parent / "data" / "NIST.AI.100-1.pdf"
+
+
+class LuceneBM25(BM25Okapi):
+    """rank-bm25 with Lucene's idf, as the store used before bm25s: the baseline here and the reference that
+    ``tests/test_keyword_index.py`` checks :class:`KeywordIndex`'s scores against.
+
+    rank-bm25's classic idf is zero or negative for a term in half or more of the passages, so a short document
+    would lose its keyword side entirely; Lucene's form stays positive.
+    """
+
+    def _calc_idf(self, nd):
+        for word, freq in nd.items():
+            self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
+        self.average_idf = sum(self.idf.values()) / max(len(self.idf), 1)
+
+
+def rank_bm25_top(bm25: LuceneBM25, tokens: list[str], k: int) -> list[tuple[int, float]]:
+    """What the store did with rank-bm25: every passage's score, then the best ``k`` above zero."""
+    scores = bm25.get_scores(tokens)
+    top = np.argsort(-scores, kind="stable")[:k]
+    return [(int(i), float(scores[i])) for i in top if scores[i] > 0]
+
+
+def held_mb(build) -> float:
+    """Memory (MB) still held by what ``build()`` returns, by tracemalloc (a second build: tracing slows it)."""
+    gc.collect()
+    tracemalloc.start()
+    index = build()
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del index
+    return held / 2**20
+
+
+def query_ms(search, questions: list[list[str]], queries: int) -> tuple[float, float]:
+    for tokens in questions:  # warm-up
+        search(tokens)
+    times = []
+    for i in range(queries):
+        t = time.perf_counter()
+        search(questions[i % len(questions)])
+        times.append(time.perf_counter() - t)
+    return 1000 * percentile(times, 50), 1000 * percentile(times, 95)
+
+
+def tokenize_rate(n: int) -> dict | None:
+    """Tokenising speed on ``n`` 1,000-character windows of real text (the bundled NIST PDF), if it is there."""
+    if not NIST_PDF.exists():
+        return None
+    import pymupdf
+
+    with pymupdf.open(NIST_PDF) as doc:
+        text = " ".join(page.get_text() for page in doc)
+    starts = np.random.default_rng(0).integers(0, len(text) - 1000, size=n)
+    windows = [text[s:s + 1000] for s in starts]
+    t = time.perf_counter()
+    terms = sum(len(tokenize(w)) for w in windows)
+    seconds = time.perf_counter() - t
+    return {"passages": n, "chars": 1000, "seconds": seconds, "passages_per_s": n / seconds,
+            "terms_per_passage": terms / n}
+
+
+def keyword_comparison(sizes: list[int], queries: int) -> dict:
+    questions = [tokenize(q) for q in QUESTIONS]
+    rows = []
+    for n in sizes:
+        texts = synthetic_texts(n, np.random.default_rng(n))  # the passages of the store part, same seed
+        t = time.perf_counter()
+        corpus = [tokenize(text) for text in texts]
+        tokenize_s = time.perf_counter() - t
+        results = {}
+        for engine, build, search in (
+                ("rank-bm25", lambda: LuceneBM25(corpus), lambda index: lambda q: rank_bm25_top(index, q, KEYWORD_K)),
+                ("bm25s", lambda: KeywordIndex(corpus), lambda index: lambda q: index.search(q, KEYWORD_K))):
+            gc.collect()
+            t = time.perf_counter()
+            index = build()
+            build_s = time.perf_counter() - t
+            p50, p95 = query_ms(search(index), questions, queries)
+            results[engine] = [search(index)(q) for q in questions]
+            del index
+            rows.append({"chunks": n, "engine": engine, "p50_ms": p50, "p95_ms": p95, "build_s": build_s,
+                         "memory_mb": held_mb(build), "tokenize_s": tokenize_s})
+            print(f"{n:>7} chunks {engine:>9}: p50 {p50:.2f} ms, p95 {p95:.2f} ms, build {build_s:.1f} s, "
+                  f"memory {rows[-1]['memory_mb']:.0f} MB")
+        same = [[r for r, _ in a] == [r for r, _ in b] for a, b in zip(results["rank-bm25"], results["bm25s"])]
+        worst = max((abs(sa - sb) / sa for a, b in zip(results["rank-bm25"], results["bm25s"])
+                     for (_, sa), (_, sb) in zip(a, b)), default=0.0)
+        for row in rows[-2:]:
+            row["same_top_k"], row["questions"], row["max_rel_score_diff"] = sum(same), len(same), worst
+    real = tokenize_rate(min(max(sizes), 100_000))
+    return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+            "queries": queries, "k": KEYWORD_K, "rows": rows, "tokenize_real": real}
+
+
 def run(sizes: list[int], queries: int) -> dict:
+    from retrieval.embedder import Embedder  # here, so that --keyword-only needs no model
+    from retrieval.expansion import FeedbackExpander
+    from retrieval.searcher import Searcher
+
     embedder = Embedder()
     process = psutil.Process(os.getpid())
     rows = []
     for n in sizes:
         rng = np.random.default_rng(n)
         with tempfile.TemporaryDirectory() as tmp:
+            document = synthetic_document(n, embedder.dim, rng)  # made before the clock starts
             before = process.memory_info().rss
             store = LocalStore(Path(tmp), embedder.dim)
             t0 = time.perf_counter()
-            store.add_document(*synthetic_document(n, embedder.dim, rng))
+            store.add_document(*document)
             build = time.perf_counter() - t0
+            del document
             rss = process.memory_info().rss - before
-            searcher = Searcher(store, embedder)
-            for mode in ("hybrid", "semantic", "keyword"):
+            plain = Searcher(store, embedder)
+            # Threshold 1: every question is expanded, the worst case (a weak first search).
+            expanding = Searcher(store, embedder, expander=FeedbackExpander(), expansion_threshold=1.0)
+            for label, mode, searcher in (("hybrid", "hybrid", plain), ("semantic", "semantic", plain),
+                                          ("keyword", "keyword", plain),
+                                          ("hybrid + feedback expansion", "hybrid", expanding)):
                 searcher.search(QUESTIONS[0], "bench", mode=mode)  # warm-up
                 total, keyword, semantic = [], [], []
                 for i in range(queries):
@@ -75,28 +208,52 @@ def run(sizes: list[int], queries: int) -> dict:
                     total.append(time.perf_counter() - t)
                     keyword.append(result.timings["keyword"])
                     semantic.append(result.timings["embed_and_semantic"])
-                rows.append({"chunks": n, "mode": mode, "p50_ms": 1000 * percentile(total, 50),
+                rows.append({"chunks": n, "mode": label, "p50_ms": 1000 * percentile(total, 50),
                              "p95_ms": 1000 * percentile(total, 95),
                              "keyword_p50_ms": 1000 * percentile(keyword, 50),
                              "embed_and_semantic_p50_ms": 1000 * percentile(semantic, 50),
                              "index_build_s": build, "index_rss_mb": rss / 2**20})
-                print(f"{n:>7} chunks {mode:>8}: p50 {rows[-1]['p50_ms']:.1f} ms, p95 {rows[-1]['p95_ms']:.1f} ms")
-            del store, searcher
+                print(f"{n:>7} chunks {label:>8}: p50 {rows[-1]['p50_ms']:.1f} ms, p95 {rows[-1]['p95_ms']:.1f} ms")
+            del store, searcher, plain, expanding
     return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
             "queries": queries, "rows": rows}
 
 
 def markdown(report: dict) -> str:
-    lines = ["# Retrieval latency by index size", "", f"- date: {report['date']}", f"- machine: {report['machine']}",
-             f"- {report['queries']} questions per row, top_k 5, 50 candidates per side; synthetic passages with "
-             "random unit vectors; questions embedded by the bundled model", "",
-             "| chunks | mode | p50 ms | p95 ms | of it: embed + FAISS p50 ms | BM25 p50 ms | index build s | "
-             "index memory MB |", "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for r in report["rows"]:
-        lines.append(f"| {r['chunks']} | {r['mode']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | "
-                     f"{r['embed_and_semantic_p50_ms']:.1f} | {r['keyword_p50_ms']:.1f} | {r['index_build_s']:.1f} | "
-                     f"{r['index_rss_mb']:.0f} |")
+    lines = ["# Retrieval latency by index size", ""]
+    if "rows" in report:
+        lines += [f"- date: {report['date']}", f"- machine: {report['machine']}",
+                  f"- {report['queries']} questions per row, top_k 5, 50 candidates per side; synthetic passages with "
+                  "random unit vectors; questions embedded by the bundled model", "",
+                  "| chunks | mode | p50 ms | p95 ms | of it: embed + FAISS p50 ms | BM25 p50 ms | index build s | "
+                  "index memory MB |", "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for r in report["rows"]:
+            lines.append(f"| {r['chunks']} | {r['mode']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | "
+                         f"{r['embed_and_semantic_p50_ms']:.1f} | {r['keyword_p50_ms']:.1f} | "
+                         f"{r['index_build_s']:.1f} | {r['index_rss_mb']:.0f} |")
+    if "keyword" in report:
+        kw = report["keyword"]
+        lines += ["", "## Keyword side alone: rank-bm25 against bm25s", "", f"- date: {kw['date']}",
+                  f"- machine: {kw['machine']}",
+                  f"- same synthetic passages as above, tokenised once by `retrieval.tokenize`; the {len(QUESTIONS)} "
+                  f"questions tokenised the same way, {kw['queries']} queries per row, top {kw['k']}; rank-bm25 is "
+                  "`LuceneBM25.get_scores` and the store's top-k, bm25s is `KeywordIndex.search`; memory is what the "
+                  "built index holds (tracemalloc), tokens excluded", "",
+                  "| chunks | engine | query p50 ms | query p95 ms | build s | index memory MB | "
+                  f"same top {kw['k']} rows as rank-bm25 | tokenise s |",
+                  "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for r in kw["rows"]:
+            lines.append(f"| {r['chunks']} | {r['engine']} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} | "
+                         f"{r['build_s']:.2f} | {r['memory_mb']:.1f} | {r['same_top_k']}/{r['questions']} | "
+                         f"{r['tokenize_s']:.2f} |")
+        worst = max((r["max_rel_score_diff"] for r in kw["rows"]), default=0.0)
+        lines += ["", f"Largest relative score difference between the two: {worst:.1e} (bm25s keeps float32)."]
+        if kw.get("tokenize_real"):
+            t = kw["tokenize_real"]
+            lines += [f"Tokenising real text: {t['passages']} windows of {t['chars']} characters of the NIST PDF in "
+                      f"{t['seconds']:.1f} s ({t['passages_per_s']:.0f} passages/s, "
+                      f"{t['terms_per_passage']:.0f} terms each)."]
     return "\n".join(lines) + "\n"
 
 
@@ -105,8 +262,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--out", type=Path, default=HERE / "results")
+    parser.add_argument("--keyword-only", action="store_true",
+                        help="only the keyword comparison (rank-bm25 against bm25s); keeps an earlier store part")
     args = parser.parse_args(argv)
-    report = run(args.sizes, args.queries)
+    previous = args.out / "bench_retrieval.json"
+    if args.keyword_only:
+        report = json.loads(previous.read_text()) if previous.exists() else {}
+    else:
+        report = run(args.sizes, args.queries)
+    report["keyword"] = keyword_comparison(args.sizes, args.queries)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "bench_retrieval.json").write_text(json.dumps(report, indent=2))
     (args.out / "bench_retrieval.md").write_text(markdown(report))

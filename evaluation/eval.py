@@ -40,7 +40,9 @@ _NOT_IN_CACHE_KEY = {
     "data_dir", "sample_dir", "index_samples", "hub_offline", "max_upload_mb", "embedding_batch_size",
     "top_k", "answer_threshold", "answer_max_sentences", "max_question_chars", "groq_api_key", "llm_model",
     "fusion", "rrf_k", "confidence_insufficient", "confidence_low", "candidates", "semantic_weight",
-    "keyword_weight", "reranker_model", "reranker_enabled", "rerank_candidates",
+    "keyword_weight", "reranker_model", "reranker_enabled", "rerank_candidates", "sentence_weight", "expansion",
+    "expansion_threshold", "groq_base_url", "llm_timeout_seconds", "llm_max_retries", "llm_max_tokens",
+    "llm_temperature", "keyword_prefix",
 }
 _SECRETS = {"groq_api_key"}
 
@@ -120,8 +122,9 @@ def _passage(hit):
 
 
 def evaluate(pipeline, questions: list[GoldQuestion], doc_ids: dict[str, str], mode: str, scope: str,
-             top_k: int) -> list[dict]:
-    """Search and answer every question; return one JSON-ready row per question (see metrics.summarize)."""
+             top_k: int, answer: bool = True, quiet: bool = False) -> list[dict]:
+    """Search (and answer, unless ``answer`` is false) every question; return one JSON-ready row per question
+    (see metrics.summarize)."""
     names = {doc_id: doc for doc, doc_id in doc_ids.items()}
     rows = []
     for i, q in enumerate(questions, start=1):
@@ -129,7 +132,8 @@ def evaluate(pipeline, questions: list[GoldQuestion], doc_ids: dict[str, str], m
         scope_ids = [doc_ids[q.doc]] if scope == "doc" else None
         found = pipeline.search(q.question, collection=COLLECTION, doc_ids=scope_ids,
                                 top_k=max(SEARCH_DEPTH, top_k), mode=mode)
-        reply = pipeline.answer(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k, mode=mode)
+        reply = pipeline.answer(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k, mode=mode) \
+            if answer else None
         hits = list(found.hits)
         passages = [_passage(h) for h in hits]
         rank = first_relevant_rank([p.text for p in passages], q.evidence) if q.answerable else None
@@ -142,16 +146,19 @@ def evaluate(pipeline, questions: list[GoldQuestion], doc_ids: dict[str, str], m
             "search_confidence": found.confidence,
             "hits": [{"doc": names.get(p.doc_id, p.doc_id), "page": p.page, "chunk_id": p.chunk_id,
                       "score": h.score} for h, p in zip(hits, passages)],
-            "abstained": bool(reply.abstained), "answer": reply.answer, "answer_confidence": reply.confidence,
+            "expansion": found.expansion.to_dict() if getattr(found, "expansion", None) else None,
+            "abstained": bool(reply.abstained) if reply else None, "answer": reply.answer if reply else None,
+            "answer_confidence": reply.confidence if reply else None,
             "support": getattr(reply, "support", None),
             "citations": [{"doc": names.get(c.doc_id, c.doc_id), "page": c.page, "chunk_id": c.chunk_id}
-                          for c in reply.citations],
+                          for c in reply.citations] if reply else [],
             "seconds": round(time.perf_counter() - started, 3),
         }
         rows.append(row)
         page_ok = row["top_doc"] == q.doc and row["top_page"] in q.pages
-        print(f"[{i}/{len(questions)}] {q.id} {q.kind}: rank={rank} top_page={'hit' if page_ok else 'miss'} "
-              f"abstained={row['abstained']} ({row['seconds']:.1f}s)", file=sys.stderr)
+        if not quiet:
+            print(f"[{i}/{len(questions)}] {q.id} {q.kind}: rank={rank} top_page={'hit' if page_ok else 'miss'} "
+                  f"abstained={row['abstained']} ({row['seconds']:.1f}s)", file=sys.stderr)
     return rows
 
 

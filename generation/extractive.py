@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
@@ -63,14 +64,16 @@ class ExtractiveAnswerer:
     """
 
     def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08,
-                 min_new_terms: int = 1):
+                 min_new_terms: int = 1, sentence_vectors=None):
         self.embedder = embedder
+        # chunk -> (offsets, vectors) of its sentences embedded at ingestion, or None: those are not re-embedded.
+        self.sentence_vectors = sentence_vectors
         self.min_new_terms = min_new_terms
         self.threshold = threshold
         self.max_sentences = max_sentences
         self.margin = margin
 
-    def score(self, question: str, hits: list[Hit]) -> list[_Candidate]:
+    def score(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None) -> list[_Candidate]:
         """Every candidate sentence with its support, best first."""
         terms = set(tokenize(question))
         # A heading, or a sentence that only restates the question, cannot hold its answer.
@@ -79,15 +82,29 @@ class ExtractiveAnswerer:
                       if not s.heading and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
         if not candidates:
             return []
-        vectors = self.embedder.encode([question] + [c.text for c in candidates])
-        cosines = vectors[1:] @ vectors[0]
+        cosines = self._cosines(question, candidates, question_vector)
         for cand, cos in zip(candidates, cosines):
             coverage = len(terms & set(tokenize(cand.text))) / len(terms) if terms else 0.0
             cand.score = float(0.75 * cos + 0.25 * coverage)
         return sorted(candidates, key=lambda c: -c.score)
 
-    def answer(self, question: str, hits: list[Hit]) -> Answer:
-        ranked = self.score(question, hits)
+    def _cosines(self, question: str, candidates: list[_Candidate], question_vector=None) -> np.ndarray:
+        stored: dict[tuple[str, int, int], np.ndarray] = {}
+        for hit in {id(c.hit): c.hit for c in candidates}.values():
+            found = self.sentence_vectors(hit.chunk) if self.sentence_vectors else None
+            for (start, end), vector in zip(*found) if found else ():
+                stored[(hit.chunk.chunk_id, start, end)] = vector
+        keys = [(c.hit.chunk.chunk_id, c.start, c.end) for c in candidates]
+        missing = [c.text for c, key in zip(candidates, keys) if key not in stored]
+        texts = ([] if question_vector is not None else [question]) + missing
+        vectors = self.embedder.encode(texts) if texts else np.zeros((0, 0))
+        q = question_vector if question_vector is not None else vectors[0]
+        fresh = iter(vectors[len(texts) - len(missing):])
+        matrix = np.array([stored[key] if key in stored else next(fresh) for key in keys], dtype=np.float32)
+        return matrix @ q
+
+    def answer(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None) -> Answer:
+        ranked = self.score(question, hits, question_vector)
         if not ranked or ranked[0].score < self.threshold:
             return Answer(NOT_FOUND, True, pieces=[NOT_FOUND], support=ranked[0].score if ranked else 0.0)
         best = ranked[0].score

@@ -1,12 +1,27 @@
-"""The searcher: rank a collection's passages for a question (semantic, keyword, or both fused)."""
+"""The searcher: rank a collection's passages for a question (semantic, keyword, or both fused).
+
+Stages, each score kept per passage:
+
+1. candidates: the ``candidates`` nearest passages by cosine (FAISS) and the best by BM25;
+2. semantic score of every candidate: ``(1 - w) * passage cosine + w * best sentence cosine``;
+3. fusion of the semantic and keyword scores (weighted after min-max, or reciprocal rank fusion);
+4. only when the best passage cosine (the confidence) is below ``expansion_threshold``: the question is expanded
+   (LLM rephrasings, or pseudo-relevance feedback), every phrasing runs stages 1-3, and the fused scores are
+   averaged;
+5. the cross-encoder reorders the best ``rerank_candidates`` when its weights are loaded.
+"""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ingestion.chunking import Chunk
 from retrieval.embedder import Embedder
+from retrieval.expansion import Expansion, Query
 from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
 from retrieval.store import Store
 from retrieval.tokenize import tokenize
@@ -31,6 +46,20 @@ class SearchResult:
     mode: str
     timings: dict[str, float] = field(default_factory=dict)
     confidence_level: str = "high"  # "high", "low" or "insufficient" (thresholds in settings)
+    expansion: Expansion | None = None  # set when the question was expanded
+    vector: np.ndarray | None = None  # the question's embedding (the answerer reuses it)
+
+
+@dataclass
+class _Ranking:
+    """Stages 1-3 for one phrasing."""
+
+    fused: dict[str, float]
+    cosine: dict[str, float]
+    sentence: dict[str, float]
+    keyword: dict[str, float]
+    chunks: dict[str, Chunk]
+    confidence: float
 
 
 class Searcher:
@@ -42,72 +71,115 @@ class Searcher:
     embedder : encodes the question.
     candidates : how many passages each side contributes before fusion.
     semantic_weight, keyword_weight : fusion weights (applied after min-max normalisation).
+    sentence_weight : share of a passage's semantic score that comes from its best sentence (0 = passage cosine).
     fusion : ``weighted`` (the weights above) or ``rrf`` (reciprocal rank fusion with ``rrf_k``).
     confidence_thresholds : best cosine below the first is ``insufficient``, below the second ``low``.
     reranker : a :class:`retrieval.reranker.Reranker`; when its model is available the best ``rerank_candidates``
         fused passages are re-ordered by its scores (``scores["rerank"]``), else the fused order stands.
+    expander : an expander from :mod:`retrieval.expansion`, used when the confidence is below
+        ``expansion_threshold``; ``None`` never expands.
     """
 
     def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
-                 semantic_weight: float = 0.7, keyword_weight: float = 0.3, fusion: str = "weighted",
-                 rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5),
-                 reranker=None, rerank_candidates: int = 20):
+                 semantic_weight: float = 0.7, keyword_weight: float = 0.3, sentence_weight: float = 0.5,
+                 fusion: str = "weighted", rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5),
+                 reranker=None, rerank_candidates: int = 20, expander=None, expansion_threshold: float = 0.45):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
         self.semantic_weight = semantic_weight
         self.keyword_weight = keyword_weight
+        self.sentence_weight = sentence_weight
         self.fusion = fusion
         self.rrf_k = rrf_k
         self.insufficient, self.low = confidence_thresholds
         self.reranker = reranker
         self.rerank_candidates = rerank_candidates
+        self.expander = expander
+        self.expansion_threshold = expansion_threshold
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-               top_k: int = 5, mode: str = "hybrid") -> SearchResult:
+               top_k: int = 5, mode: str = "hybrid", expand: bool = True) -> SearchResult:
+        """Rank passages for ``question``; ``expand=False`` never expands, whatever the confidence."""
         if mode not in MODES:
             raise ValueError(f"Unknown mode {mode!r}; choose one of {', '.join(MODES)}.")
         timings: dict[str, float] = {}
         k = max(self.candidates, top_k)
         t0 = time.perf_counter()
-        # The semantic side always runs: its best cosine is the confidence, whatever the mode.
-        vector = self.embedder.encode_one(question)
-        semantic = self.store.semantic_search(collection, vector, k, doc_ids)
-        t1 = time.perf_counter()
-        keyword = self.store.keyword_search(collection, tokenize(question), k, doc_ids) if mode != "semantic" else []
-        t2 = time.perf_counter()
-        timings.update(embed_and_semantic=t1 - t0, keyword=t2 - t1)
+        query = Query(question, self.embedder.encode_one(question), tokenize(question))
+        timings["embed"] = time.perf_counter() - t0
+        first = self._rank(query, collection, doc_ids, k, mode, timings)
+        timings["embed_and_semantic"] = timings["embed"] + timings["semantic"]
 
+        expansion, fused = None, first.fused
+        if expand and self.expander is not None and first.fused and first.confidence < self.expansion_threshold:
+            t1 = time.perf_counter()
+            order = self._order(first.fused, first.cosine)[:5]
+            vectors = self.store.passage_vectors(collection, order)
+            expansion = self.expander.expand(question, query.vector, query.tokens,
+                                             [(first.chunks[cid], v) for cid, v in zip(order, vectors)])
+            rankings = [first] + [self._rank(q, collection, doc_ids, k, mode) for q in expansion.queries]
+            for r in rankings[1:]:
+                for cid, chunk in r.chunks.items():
+                    first.chunks.setdefault(cid, chunk)
+            # Averaged over phrasings: a passage every phrasing finds beats one a single phrasing loved.
+            fused = {cid: sum(r.fused.get(cid, 0.0) for r in rankings) / len(rankings)
+                     for cid in set().union(*(r.fused for r in rankings))}
+            timings["expansion"] = time.perf_counter() - t1
+
+        order = self._order(fused, first.cosine)
+        t2 = time.perf_counter()
+        rerank: dict[str, float] = {}
+        if self.reranker is not None and order:
+            head = order[:max(self.rerank_candidates, top_k)]
+            scored = self.reranker.scores(question, [first.chunks[cid].text for cid in head])
+            if scored is not None:
+                rerank = dict(zip(head, scored))
+                order = sorted(head, key=lambda cid: -rerank[cid]) + order[len(head):]
+        timings["rerank"] = time.perf_counter() - t2
+        hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=rerank.get(cid, fused[cid]),
+                    scores={"semantic": first.cosine.get(cid), "sentence": first.sentence.get(cid),
+                            "keyword": first.keyword.get(cid), "fused": fused[cid], "rerank": rerank.get(cid)})
+                for i, cid in enumerate(order[:top_k])]
+        return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
+                            confidence_level=self.level(first.confidence), expansion=expansion,
+                            vector=query.vector)
+
+    def _rank(self, query: Query, collection: str, doc_ids: list[str] | None, k: int, mode: str,
+              timings: dict[str, float] | None = None) -> _Ranking:
+        timings = {} if timings is None else timings
+        t0 = time.perf_counter()
+        # The semantic side always runs: its best cosine is the confidence, whatever the mode.
+        semantic = self.store.semantic_search(collection, query.vector, k, doc_ids)
+        t1 = time.perf_counter()
+        keyword = self.store.keyword_search(collection, query.tokens, k, doc_ids) if mode != "semantic" else []
+        t2 = time.perf_counter()
         chunks = {c.chunk_id: c for c, _ in semantic} | {c.chunk_id: c for c, _ in keyword}
-        sem = {c.chunk_id: s for c, s in semantic}
         kw = {c.chunk_id: s for c, s in keyword}
+        confidence = float(max((s for _, s in semantic), default=0.0))
+        # Every candidate gets its exact cosine and best-sentence cosine, keyword-only ones included.
+        ids = list(chunks) if mode == "hybrid" else [c.chunk_id for c, _ in semantic]
+        cos, best = self.store.passage_scores(collection, query.vector, ids)
+        cosine = dict(zip(ids, cos.tolist()))
+        sentence = {cid: float(b) for cid, b in zip(ids, best) if not math.isnan(b)}
+        w = self.sentence_weight
+        sem = {cid: (1 - w) * c + w * sentence.get(cid, c) for cid, c in cosine.items()}
         if mode == "hybrid" and self.fusion == "rrf":
-            fused = reciprocal_rank_fusion([c.chunk_id for c, _ in semantic], [c.chunk_id for c, _ in keyword],
+            fused = reciprocal_rank_fusion(self._order(sem, cosine), [c.chunk_id for c, _ in keyword],
                                            k=self.rrf_k)
         elif mode == "hybrid":
             fused = weighted_fusion(sem, kw, self.semantic_weight, self.keyword_weight)
         elif mode == "semantic":
-            fused = dict(sem)
+            fused = sem
         else:
             fused = dict(kw)
+        timings.update(semantic=t1 - t0, keyword=t2 - t1, fusion=time.perf_counter() - t2)
+        return _Ranking(fused, cosine, sentence, kw, chunks, confidence)
+
+    @staticmethod
+    def _order(scores: dict[str, float], cosine: dict[str, float]) -> list[str]:
         # Ties broken by cosine, then chunk id, so rankings are reproducible.
-        order = sorted(fused, key=lambda cid: (-fused[cid], -sem.get(cid, -1.0), cid))
-        t3 = time.perf_counter()
-        rerank: dict[str, float] = {}
-        if self.reranker is not None and order:
-            head = order[:max(self.rerank_candidates, top_k)]
-            scored = self.reranker.scores(question, [chunks[cid].text for cid in head])
-            if scored is not None:
-                rerank = dict(zip(head, scored))
-                order = sorted(head, key=lambda cid: -rerank[cid]) + order[len(head):]
-        timings.update(fusion=t3 - t2, rerank=time.perf_counter() - t3)
-        hits = [Hit(chunk=chunks[cid], rank=i + 1, score=rerank.get(cid, fused[cid]),
-                    scores={"semantic": sem.get(cid), "keyword": kw.get(cid), "fused": fused[cid],
-                            "rerank": rerank.get(cid)})
-                for i, cid in enumerate(order[:top_k])]
-        confidence = float(max(sem.values(), default=0.0))
-        return SearchResult(hits=hits, confidence=confidence, mode=mode, timings=timings,
-                            confidence_level=self.level(confidence))
+        return sorted(scores, key=lambda cid: (-scores[cid], -cosine.get(cid, -1.0), cid))
 
     def level(self, confidence: float) -> str:
         """``insufficient`` below the first threshold, ``low`` below the second, else ``high``."""

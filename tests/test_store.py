@@ -10,6 +10,7 @@ import pytest
 
 from ingestion.chunking import Chunk
 from retrieval.store import DocumentRecord, LocalStore, UnknownCollection, UnknownDocument
+from retrieval.tokenize import tokenize
 
 DIM = 8
 
@@ -31,7 +32,7 @@ def test_documents_survive_a_restart(tmp_path):
     assert [d.doc_id for d in again.documents("c1")] == ["a"]
     hit, score = again.semantic_search("c1", vectors[1], 1)[0]
     assert hit.text == "rain falls in april" and score == pytest.approx(1.0, abs=1e-5)
-    assert again.keyword_search("c1", ["ships"], 5)[0][0].chunk_id == "a-p1-c0"
+    assert again.keyword_search("c1", tokenize("ships"), 5)[0][0].chunk_id == "a-p1-c0"
 
 
 def test_a_half_written_document_is_never_loaded(tmp_path):
@@ -54,8 +55,8 @@ def test_reindexing_replaces_a_document_whole(tmp_path):
     store.add_document(*make_doc("a", ["old one", "old two"]))
     record, chunks, vectors = make_doc("a", ["new only"])
     store.add_document(record, chunks, vectors)
-    assert [c.text for c, _ in store.keyword_search("c1", ["new"], 5)] == ["new only"]
-    assert store.keyword_search("c1", ["old"], 5) == []
+    assert [c.text for c, _ in store.keyword_search("c1", tokenize("new"), 5)] == ["new only"]
+    assert store.keyword_search("c1", tokenize("old"), 5) == []
     assert len(list((tmp_path / "collections" / "c1" / "docs").iterdir())) == 1
     assert [d.chunks for d in LocalStore(tmp_path, DIM).documents("c1")] == [1]
 
@@ -78,8 +79,8 @@ def test_filters_and_delete(tmp_path):
     store.add_document(ra, ca, va)
     store.add_document(rb, cb, vb)
     assert {c.doc_id for c, _ in store.semantic_search("c1", va[0], 10, doc_ids=["b"])} == {"b"}
-    assert {c.doc_id for c, _ in store.keyword_search("c1", ["ships"], 10, doc_ids=["a"])} == {"a"}
-    assert len(store.keyword_search("c1", ["ships"], 10)) == 3
+    assert {c.doc_id for c, _ in store.keyword_search("c1", tokenize("ships"), 10, doc_ids=["a"])} == {"a"}
+    assert len(store.keyword_search("c1", tokenize("ships"), 10)) == 3
     folder = tmp_path / "collections" / "c1" / "docs" / store.documents("c1")[0].folder
     assert folder.exists()
     store.delete_document("a")

@@ -1,0 +1,105 @@
+"""Every retrieval variant on the gold set, side by side: ranking mode x fusion x query expansion, plus the
+contextual-prefix and best-sentence ablations.
+
+    python -m evaluation.retrieval_grid [--gold PATH] [--docs DIR] [--out evaluation/results]
+
+Retrieval only (no answers), each question searching its own document. Variants that change what is stored
+(embedding without the prefix, no sentence vectors) get their own cached store under ``evaluation/.cache``.
+Writes ``retrieval-grid.md`` and ``.json`` and prints the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from evaluation.eval import (CACHE_ROOT, COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, SEARCH_DEPTH, evaluate,
+                             ingest_docs, settings_digest)
+from evaluation.gold import load_gold
+from evaluation.metrics import RECALL_KS, summarize
+
+# (label, search mode, settings overrides)
+VARIANTS: list[tuple[str, str, dict]] = [
+    ("semantic", "semantic", {"expansion": "off"}),
+    ("semantic + feedback expansion", "semantic", {"expansion": "feedback"}),
+    ("keyword", "keyword", {"expansion": "off"}),
+    ("keyword + feedback expansion", "keyword", {"expansion": "feedback"}),
+    ("weighted 0.7/0.3", "hybrid", {"expansion": "off"}),
+    ("weighted + feedback expansion (default)", "hybrid", {"expansion": "feedback"}),
+    ("RRF k=60", "hybrid", {"fusion": "rrf", "expansion": "off"}),
+    ("RRF + feedback expansion", "hybrid", {"fusion": "rrf", "expansion": "feedback"}),
+    # ablations, all on weighted fusion without expansion
+    ("weighted, passage cosine only (no best sentence)", "hybrid", {"expansion": "off", "sentence_weight": 0.0}),
+    ("weighted, embedded without prefix", "hybrid", {"expansion": "off", "embed_prefix": False}),
+    ("semantic, embedded without prefix", "semantic", {"expansion": "off", "embed_prefix": False}),
+    ("weighted, BM25 over prefix + text", "hybrid", {"expansion": "off", "keyword_prefix": True}),
+    ("keyword, BM25 over prefix + text", "keyword", {"expansion": "off", "keyword_prefix": True}),
+]
+
+
+def run_variant(questions, docs_dir: Path, mode: str, overrides: dict) -> dict:
+    from pipeline import Pipeline
+    from settings import Settings
+
+    base = Settings(index_samples=False, **overrides)
+    digest = settings_digest(base)
+    settings = Settings(index_samples=False, data_dir=CACHE_ROOT / digest, **overrides)
+    pipeline = Pipeline(settings)
+    docs = sorted({q.doc for q in questions})
+    ingests = ingest_docs(pipeline, docs, docs_dir, CACHE_ROOT / f"{digest}.ingest.json")
+    rows = evaluate(pipeline, questions, {d: r["doc_id"] for d, r in ingests.items()}, mode, "doc", SEARCH_DEPTH,
+                    answer=False, quiet=True)
+    expanded = sum(1 for r in rows if r["expansion"])
+    return {"summary": summarize(rows)["overall"], "expanded": expanded, "rows": rows}
+
+
+def table(results: list[dict]) -> str:
+    head = ["variant"] + [f"recall@{k}" for k in RECALL_KS] + ["MRR", "page hit@1", "expanded"]
+    lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
+    for r in results:
+        s = r["summary"]
+        cells = [f"{s[f'recall@{k}']:.2f}" for k in RECALL_KS] + [f"{s['mrr']:.3f}", f"{s['page_hit@1']:.2f}",
+                                                                  str(r["expanded"])]
+        lines.append(f"| {r['label']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.retrieval_grid", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
+    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS)
+    parser.add_argument("--out", type=Path, default=HERE / "results")
+    args = parser.parse_args(argv)
+    questions = load_gold(args.gold)
+    results = []
+    for i, (label, mode, overrides) in enumerate(VARIANTS, 1):
+        print(f"[{i}/{len(VARIANTS)}] {label}", file=sys.stderr)
+        results.append({"label": label, "mode": mode, "overrides": overrides,
+                        **run_variant(questions, args.docs, mode, overrides)})
+    text = table(results)
+    n = sum(1 for q in questions if q.answerable)
+    report = "\n".join([
+        "# Retrieval variants on the gold set",
+        "",
+        f"- date: {datetime.now().astimezone().isoformat(timespec='seconds')}",
+        f"- gold: `{args.gold}` ({len(questions)} questions, {n} answerable; metrics over answerable ones)",
+        "- each question searches its own document; no LLM (expansion is pseudo-relevance feedback); "
+        "no cross-encoder weights are available here, so no reranked row",
+        "- `expanded`: questions whose first search was weak enough (best cosine < 0.45) to be expanded",
+        "",
+        text,
+        "",
+    ])
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "retrieval-grid.md").write_text(report, encoding="utf-8")
+    (args.out / "retrieval-grid.json").write_text(json.dumps(
+        [{k: v for k, v in r.items()} for r in results], indent=1, ensure_ascii=False), encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""Sentence vectors of a document's passages, for scoring a passage by its best sentence.
+
+A 1000-character passage mixes several topics; its one vector is an average that a pointed question matches
+weakly. Each passage's sentences are also embedded at ingestion, and the searcher scores a candidate passage by its
+own cosine *and* its best sentence's. On the dev set this lifted recall@1 from 0.52 to 0.58 and page hit@1 from
+0.68 to 0.72 (see README). The extractive answerer reuses the same vectors instead of embedding sentences per
+question.
+
+Vectors are stored as float16: half the memory, and cosines change by less than 1e-3.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import numpy as np
+
+from ingestion.sentences import Sentence, split_sentences
+
+MIN_WORDS = 3  # shorter "sentences" (a lone label, "Adam.") match many questions by accident
+
+
+def indexable_sentences(text: str) -> list[Sentence]:
+    """The sentences of a passage worth a vector: not headings, at least ``MIN_WORDS`` words."""
+    return [s for s in split_sentences(text) if not s.heading and len(s.text.split()) >= MIN_WORDS]
+
+
+@dataclass
+class SentenceVectors:
+    """Sentences of one document's passages: ``owner[i]`` is the index of the passage holding sentence ``i``,
+    ``start[i]:end[i]`` its offsets in that passage's text, ``vectors[i]`` its unit vector (float16)."""
+
+    owner: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    vectors: np.ndarray
+
+    @classmethod
+    def empty(cls, dim: int) -> "SentenceVectors":
+        none = np.zeros(0, dtype=np.int32)
+        return cls(none, none.copy(), none.copy(), np.zeros((0, dim), dtype=np.float16))
+
+    @classmethod
+    def build(cls, texts: list[str], encode, progress=None) -> "SentenceVectors":
+        """Split every passage and embed its sentences in one batch call of ``encode``."""
+        found = [(i, s) for i, text in enumerate(texts) for s in indexable_sentences(text)]
+        vectors = encode([s.text for _, s in found], progress=progress) if found else np.zeros((0, 1))
+        return cls(np.array([i for i, _ in found], dtype=np.int32),
+                   np.array([s.start for _, s in found], dtype=np.int32),
+                   np.array([s.end for _, s in found], dtype=np.int32),
+                   np.asarray(vectors, dtype=np.float16))
+
+    def __len__(self) -> int:
+        return len(self.owner)
+
+    def to_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        np.savez(buf, owner=self.owner, start=self.start, end=self.end, vectors=self.vectors)
+        return buf.getvalue()
+
+    @classmethod
+    def from_file(cls, path) -> "SentenceVectors":
+        with np.load(path) as data:
+            return cls(data["owner"], data["start"], data["end"], data["vectors"])
+
+
+class CollectionSentences:
+    """The sentence vectors of every passage of a collection, addressed by passage row.
+
+    Parameters
+    ----------
+    parts : per document, in row order: (number of passages, its :class:`SentenceVectors` or ``None`` when the
+        document was indexed without them).
+    """
+
+    def __init__(self, parts: list[tuple[int, SentenceVectors | None]], dim: int):
+        owners, vectors, starts, ends, base = [], [], [], [], 0
+        for n_rows, part in parts:
+            if part is not None and len(part):
+                owners.append(part.owner.astype(np.int64) + base)
+                vectors.append(part.vectors)
+                starts.append(part.start)
+                ends.append(part.end)
+            base += n_rows
+        self.vectors = np.vstack(vectors) if vectors else np.zeros((0, dim), dtype=np.float16)
+        self.start = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int32)
+        self.end = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int32)
+        owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
+        # Sentences are stored passage by passage, so passage r's sentences are rows bounds[r]:bounds[r + 1].
+        self.bounds = np.searchsorted(owner, np.arange(base + 1))
+
+    def best(self, rows: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """Best sentence cosine of each passage row (NaN for a passage without sentence vectors)."""
+        out = np.full(len(rows), np.nan)
+        for i, row in enumerate(rows):
+            lo, hi = self.bounds[row], self.bounds[row + 1]
+            if hi > lo:
+                out[i] = float((self.vectors[lo:hi].astype(np.float32) @ vector).max())
+        return out
+
+    def of(self, row: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """Offsets and float32 vectors of one passage's sentences."""
+        lo, hi = self.bounds[row], self.bounds[row + 1]
+        spans = list(zip(self.start[lo:hi].tolist(), self.end[lo:hi].tolist()))
+        return spans, self.vectors[lo:hi].astype(np.float32)
