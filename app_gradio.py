@@ -59,6 +59,34 @@ def expansion_html(expansion) -> str:
     return f"<details><summary>The first search was weak, so the question was {how}</summary><ul>{items}</ul></details>"
 
 
+def mode_note(pipeline: Pipeline) -> str:
+    if pipeline.llm is not None:
+        return ("## Ask your documents\nAnswers are written by the LLM from the passages shown, every claim cited "
+                "`[Source N]` and checked; when the check fails you get sentences quoted from the document. "
+                f"**Mode: LLM** ({esc(pipeline.settings.llm_model)}).")
+    return ("## Ask your documents\nAnswers are quoted word for word from the documents, with the page they came "
+            "from, or say plainly that the document does not answer. **Mode: extractive** (no LLM key set; works "
+            "offline).")
+
+
+def answer_text(result) -> str:
+    """The final answer as shown in the chat (plain text: the chat does not render HTML), with any warning or note."""
+    parts = [result.answer]
+    if result.warning:
+        parts.append(f"⚠️ {result.warning}")
+    if result.note:
+        parts.append(f"ℹ️ {result.note}")
+    return "\n\n".join(parts)
+
+
+def rewrite_html(result) -> str:
+    """The standalone question a follow-up was rewritten into, when it was."""
+    if result.rewrite == "unchanged":
+        return ""
+    how = "by the LLM" if result.rewrite == "llm" else "from the conversation"
+    return f"<p class='meta'>Follow-up understood {how} as: <b>{esc(result.resolved_question)}</b></p>"
+
+
 def documents_html(pipeline: Pipeline) -> str:
     try:
         docs = pipeline.documents(COLLECTION)
@@ -109,19 +137,27 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 messages.append(f"❌ {esc(name)}: {esc(exc)}")
         return "<br>".join(messages), documents_html(pipeline)
 
-    def ask(message, history, top_k, mode):
+    def ask(message, history, top_k, mode, conversation):
+        # One conversation per browser session (gr.State), so follow-ups resolve against this chat only.
+        conversation = conversation or pipeline.conversations.new_id()
         history = list(history or []) + [{"role": "user", "content": message},
                                          {"role": "assistant", "content": ""}]
         shown = "<p>Searching…</p>"
-        yield history, shown, ""
+        yield history, shown, "", conversation
         try:
-            for kind, payload in pipeline.answer_stream(message, COLLECTION, None, int(top_k), mode):
+            for kind, payload in pipeline.answer_stream(message, COLLECTION, None, int(top_k), mode, conversation):
                 if kind == "sources":
                     shown = sources_html(payload)
-                    yield history, shown, ""
+                    yield history, shown, "", conversation
                 elif kind == "delta":
                     history[-1]["content"] += payload
-                    yield history, shown, ""
+                    yield history, shown, "", conversation
+                elif kind == "reset":  # the streamed text was withdrawn; say why, then the new answer follows
+                    history[-1]["content"] = f"({payload})\n"
+                    yield history, shown, "", conversation
+                elif kind == "done":
+                    history[-1]["content"] = answer_text(payload)
+                    yield history, rewrite_html(payload) + shown, "", conversation
         except (QuestionError, UnknownCollection, UnknownDocument) as exc:
             msg = str(exc.args[0]) if exc.args else str(exc)
             if isinstance(exc, UnknownCollection):
@@ -129,12 +165,13 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                        if pipeline.samples_status == "indexing" else
                        "No documents are indexed yet: upload a PDF or text file first.")
             history[-1]["content"] = msg
-            yield history, "", ""
+            yield history, "", "", conversation
+
+    def new_conversation():
+        return [], "", None
 
     with gr.Blocks(title="Grounded document Q&A") as demo:
-        gr.Markdown(
-            "## Ask your documents\nAnswers are quoted word for word from the documents, with the page they came "
-            "from, or say plainly that the document does not answer. **Mode: extractive** (no LLM; works offline).")
+        gr.Markdown(mode_note(pipeline))
         with gr.Row():
             with gr.Column(scale=1):
                 files = gr.File(label="Upload PDF or text files", file_count="multiple",
@@ -153,12 +190,17 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
                 question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
                                       "trustworthy AI?", elem_id="question")
-                send = gr.Button("Ask", variant="primary", elem_id="ask")
+                with gr.Row():
+                    send = gr.Button("Ask", variant="primary", elem_id="ask", scale=3)
+                    reset = gr.Button("New conversation", elem_id="new-conversation", scale=1)
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
         files.upload(upload, inputs=[files, strategy, chunk_size], outputs=[status, docs], api_name="upload")
         refresh.click(lambda: documents_html(pipeline), outputs=docs)
-        send.click(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question], api_name="ask")
-        question.submit(ask, inputs=[question, chat, top_k, mode], outputs=[chat, sources, question],
-                        api_name=False)
+        conversation = gr.State(None)
+        send.click(ask, inputs=[question, chat, top_k, mode, conversation],
+                   outputs=[chat, sources, question, conversation], api_name="ask")
+        question.submit(ask, inputs=[question, chat, top_k, mode, conversation],
+                        outputs=[chat, sources, question, conversation], api_name=False)
+        reset.click(new_conversation, outputs=[chat, sources, conversation], api_name=False)
     return demo

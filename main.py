@@ -28,6 +28,9 @@ class QueryRequest(BaseModel):
     doc_ids: list[str] | None = Field(None, description="Search only these documents.")
     top_k: int | None = Field(None, ge=1, le=50, description="Passages to return; default RAG_TOP_K (5).")
     mode: Literal["hybrid", "semantic", "keyword"] = "hybrid"
+    conversation_id: str | None = Field(
+        None, description="Continue this conversation (follow-ups are resolved from it); omitted: a new one is "
+        "started and its id returned.")
 
 
 def hit_json(hit) -> dict:
@@ -38,7 +41,8 @@ def hit_json(hit) -> dict:
 
 
 def search_json(result: SearchResult) -> dict:
-    return {"confidence": result.confidence, "confidence_level": result.confidence_level, "mode": result.mode,
+    return {"resolved_question": result.question,
+            "confidence": result.confidence, "confidence_level": result.confidence_level, "mode": result.mode,
             "expansion": result.expansion.to_dict() if result.expansion else None,
             "sources": [hit_json(h) for h in result.hits]}
 
@@ -49,9 +53,12 @@ def answer_json(result: AnswerResult) -> dict:
         "confidence_level": result.confidence_level,
         "support": result.support,
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
-        "citations": [{"doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "filename": c.filename}
+        "citations": [{"doc_id": c.doc_id, "page": c.page, "page_end": getattr(c, "page_end", c.page),
+                       "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None)}
                       for c in result.citations],
-        "resolved_question": result.resolved_question, "timings": result.timings,
+        "question": result.question, "resolved_question": result.resolved_question, "rewrite": result.rewrite,
+        "conversation_id": result.conversation_id, "warning": result.warning, "note": result.note,
+        "timings": result.timings,
         "expansion": result.expansion.to_dict() if result.expansion else None,
     }
 
@@ -140,25 +147,43 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     def checked(req: QueryRequest, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
         """Reject a bad question before any streaming starts, so the status code can say so."""
         p.validate_query(req.question, req.collection, req.doc_ids)
+        try:
+            req.conversation_id = p.conversations.validate_id(req.conversation_id) if req.conversation_id \
+                else p.conversations.new_id()
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
         return req
 
     @app.post("/query")
     def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
-        return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode))
+        return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
+                                    req.conversation_id))
 
     @app.post("/query/stream", response_class=EventSourceResponse)
     def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         try:
-            for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode):
+            for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
+                                                 req.conversation_id):
                 if kind == "sources":
-                    yield ServerSentEvent(event="sources", data=search_json(payload))
+                    yield ServerSentEvent(event="sources", data={"conversation_id": req.conversation_id,
+                                                                 **search_json(payload)})
                 elif kind == "delta":
                     yield ServerSentEvent(event="delta", data={"text": payload})
+                elif kind == "reset":
+                    yield ServerSentEvent(event="reset", data={"reason": payload})
                 else:
                     yield ServerSentEvent(event="done", data=answer_json(payload))
         except Exception as exc:  # noqa: BLE001 - the stream has started: report, don't crash
             log.exception("query stream failed")
             yield ServerSentEvent(event="error", data={"detail": f"The answer could not be completed: {exc}"})
+
+    @app.delete("/conversations/{conversation_id}")
+    def forget_conversation(conversation_id: str, p: Pipeline = Depends(get_pipeline)):
+        try:
+            p.conversations.reset(p.conversations.validate_id(conversation_id))
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
+        return {"reset": conversation_id}
 
     @app.post("/debug/chunks")
     def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):

@@ -54,6 +54,11 @@ class AnswerResult:
     confidence_level: str = "high"
     support: float = 0.0  # how well the best quoted sentence covers the question (the abstention score)
     expansion: object = None  # retrieval.expansion.Expansion when the question was expanded
+    question: str = ""  # as asked; resolved_question is what was searched (a follow-up made standalone)
+    rewrite: str = "unchanged"  # how the question was resolved: unchanged, local or llm
+    conversation_id: str | None = None
+    warning: str | None = None  # shown with the answer (low retrieval confidence)
+    note: str | None = None  # why the answer is not what the mode promised (e.g. the LLM failed: extractive)
 
 
 class QuestionError(ValueError):
@@ -82,7 +87,9 @@ class Pipeline:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from generation.extractive import ExtractiveAnswerer
+        from generation.conversation import Conversations, LLMRewriter
         from generation.llm import LLM
+        from generation.llm_answerer import LLMAnswerer
         from retrieval.expansion import make_expander
         from retrieval.embedder import Embedder
         from retrieval.reranker import Reranker
@@ -105,6 +112,10 @@ class Pipeline:
         self.answerer = ExtractiveAnswerer(
             self.embedder, s.answer_threshold, s.answer_max_sentences,
             sentence_vectors=self.store.sentence_vectors)
+        self.llm_answerer = LLMAnswerer(self.llm, self.answerer, insufficient=s.confidence_insufficient,
+                                        low=s.confidence_low) if self.llm else None
+        self.conversations = Conversations.from_settings(s)
+        self.rewriter = LLMRewriter(self.llm) if self.llm else None
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         self.samples_status = "not requested"
 
@@ -274,28 +285,59 @@ class Pipeline:
             raise UnknownDocument(f"Document(s) {', '.join(missing)} are not in collection {collection!r}.")
 
     def answer_stream(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-                      top_k: int | None = None, mode: str = "hybrid") -> Iterator[tuple[str, object]]:
-        """Yield ``("sources", SearchResult)``, then ``("delta", str)`` pieces, then ``("done", AnswerResult)``."""
+                      top_k: int | None = None, mode: str = "hybrid",
+                      conversation_id: str | None = None) -> Iterator[tuple[str, object]]:
+        """Answer a question, as events.
+
+        Yields ``("sources", SearchResult)`` (its ``question`` is the one searched: a follow-up made standalone),
+        then ``("delta", str)`` pieces of the answer, with ``("reset", reason)`` when text already sent is withdrawn
+        (an LLM answer failed its citation check or broke off), then ``("done", AnswerResult)``.
+
+        ``conversation_id`` keeps the exchange in that conversation's memory and lets a follow-up ("who proposed
+        it?") be rewritten from it before retrieval; ``None`` asks a standalone question.
+        """
+        from generation.conversation import Turn, resolve
+
         t0 = time.perf_counter()
         question = self.validate_query(question, collection, doc_ids)
-        result = self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
+        history = self.conversations.history(conversation_id) if conversation_id else []
+        resolved, rewrite = resolve(question, history, self.rewriter)
+        result = self.searcher.search(resolved, collection, doc_ids, top_k or self.settings.top_k, mode)
+        result.question = resolved
         yield "sources", result
         t1 = time.perf_counter()
-        answer = self.answerer.answer(question, result.hits, result.vector)
-        for piece in answer.pieces:
-            yield "delta", piece
+        if self.llm_answerer is not None:
+            final = None
+            for kind, payload in self.llm_answerer.stream(resolved, result, [(t.resolved, t.answer) for t in history]):
+                if kind == "final":
+                    final = payload
+                else:
+                    yield kind, payload
+            text, abstained, citations, support = final.text, final.abstained, final.citations, final.support
+            answer_mode, warning, note = final.mode, final.warning, final.note
+        else:
+            answer = self.answerer.answer(resolved, result.hits, result.vector)
+            for piece in answer.pieces:
+                yield "delta", piece
+            text, abstained, citations, support = answer.text, answer.abstained, answer.citations, answer.support
+            answer_mode, note = "extractive", None
+            warning = (f"Low confidence: the best passage is only loosely related (similarity "
+                       f"{result.confidence:.2f}); check the sources."
+                       if result.confidence_level == "low" and not abstained else None)
         t2 = time.perf_counter()
+        if conversation_id:
+            self.conversations.add(conversation_id, Turn.from_exchange(question, resolved, text))
         yield "done", AnswerResult(
-            answer=answer.text, abstained=answer.abstained, confidence=result.confidence,
-            confidence_level=result.confidence_level, sources=result.hits,
-            citations=answer.citations, resolved_question=question,
+            answer=text, abstained=abstained, confidence=result.confidence,
+            confidence_level=result.confidence_level, sources=result.hits, citations=citations,
+            resolved_question=resolved, question=question, rewrite=rewrite, conversation_id=conversation_id,
             timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
-            support=answer.support, expansion=result.expansion)
+            support=support, expansion=result.expansion, mode=answer_mode, warning=warning, note=note)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-               top_k: int | None = None, mode: str = "hybrid") -> AnswerResult:
+               top_k: int | None = None, mode: str = "hybrid", conversation_id: str | None = None) -> AnswerResult:
         final = None
-        for kind, payload in self.answer_stream(question, collection, doc_ids, top_k, mode):
+        for kind, payload in self.answer_stream(question, collection, doc_ids, top_k, mode, conversation_id):
             if kind == "done":
                 final = payload
         return final
@@ -315,12 +357,14 @@ class Pipeline:
                 "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
                 "reranker": {"model": self.reranker.model_name, "loaded": self.reranker.loaded,
                              "error": self.reranker.error},
-                "llm": {"model": s.llm_model, "loaded": False, "configured": bool(s.groq_api_key),
-                        "note": "answers are extractive (quoted from the document)"},
+                "llm": {"model": s.llm_model, "configured": self.llm is not None,
+                        "base_url": self.llm.base_url if self.llm else None,
+                        "note": "answers are written by the LLM from the passages, citations checked"
+                        if self.llm else "no GROQ_API_KEY: answers are extractive (quoted from the document)"},
             },
             "ocr": {"engine": "rapidocr", "enabled": s.ocr_enabled, "max_pages": s.ocr_max_pages,
                     "installed": importlib.util.find_spec("rapidocr") is not None},
-            "answer_mode": "extractive",
+            "answer_mode": "llm" if self.llm else "extractive",
             "samples": self.samples_status,
             "settings": {
                 "data_dir": str(s.data_dir), "chunk_strategy": s.chunk_strategy, "chunk_size": s.chunk_size,

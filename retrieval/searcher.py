@@ -48,6 +48,7 @@ class SearchResult:
     confidence_level: str = "high"  # "high", "low" or "insufficient" (thresholds in settings)
     expansion: Expansion | None = None  # set when the question was expanded
     vector: np.ndarray | None = None  # the question's embedding (the answerer reuses it)
+    question: str = ""  # the question searched
 
 
 @dataclass
@@ -143,7 +144,7 @@ class Searcher:
                 for i, cid in enumerate(order[:top_k])]
         return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
                             confidence_level=self.level(first.confidence), expansion=expansion,
-                            vector=query.vector)
+                            vector=query.vector, question=question)
 
     def _rank(self, query: Query, collection: str, doc_ids: list[str] | None, k: int, mode: str,
               timings: dict[str, float] | None = None) -> _Ranking:

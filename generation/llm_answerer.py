@@ -1,0 +1,157 @@
+"""Answers written by an LLM from the retrieved passages, checked before they are trusted.
+
+The flow for one question:
+
+1. Gate on retrieval confidence: when nothing in the document comes close to the question, no request is made (an
+   LLM handed loosely related passages tends to answer anyway); in the low band the answer carries a warning.
+2. Stream the reply, then check its ``[Source N]`` citations against the passages actually sent.
+3. A reply with a bad or missing citation is withdrawn (``"reset"``) and asked for once more, with the problem
+   explained. A second bad reply, or any LLM failure (key, rate limit, timeout, server, broken stream), falls back
+   to the extractive answer: sentences quoted from the document, which need no LLM at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from generation.citations import check_citations, is_no_answer, map_citations, parse_citations
+from generation.llm import LLMError
+from generation.prompts import NO_ANSWER, build_messages
+from retrieval.searcher import SearchResult
+
+FALLBACK = "showing sentences quoted from the document instead"
+
+
+@dataclass
+class LLMAnswer:
+    """The final answer of :meth:`LLMAnswerer.stream`.
+
+    Attributes
+    ----------
+    text : str
+        The answer as shown (the concatenated deltas after the last reset).
+    abstained : bool
+        True when the answer says the document does not answer the question.
+    citations : list
+        :class:`generation.citations.LLMCitation` per cited source (mode "llm"), or the extractive answer's
+        :class:`generation.extractive.Citation` list (mode "extractive-fallback").
+    mode : str
+        "llm", "gated" (no request: retrieval confidence too low) or "extractive-fallback".
+    warning : str, optional
+        Shown with the answer when retrieval confidence is low.
+    note : str, optional
+        Why the LLM's answer is not shown (mode "extractive-fallback").
+    support : float
+        The retrieval confidence for "llm" and "gated"; the best quoted sentence's score for the fallback.
+    attempts : int
+        LLM requests made: 0 (gated), 1 or 2.
+    """
+
+    text: str
+    abstained: bool
+    citations: list = field(default_factory=list)
+    mode: str = "llm"
+    warning: str | None = None
+    note: str | None = None
+    support: float = 0.0
+    attempts: int = 0
+
+
+class LLMAnswerer:
+    """Streams an LLM's answer from the passages, with citation checks, one retry and an extractive fallback.
+
+    Parameters
+    ----------
+    llm : generation.llm.LLM
+        The client; its own ``max_retries`` covers transport failures, so none are added here.
+    fallback : generation.extractive.ExtractiveAnswerer
+        Answers when the LLM cannot (or cannot cite).
+    insufficient : float
+        Retrieval confidence below this: no request, an honest "not enough information" answer.
+    low : float
+        Confidence below this (and at least ``insufficient``): the answer carries a warning.
+    """
+
+    def __init__(self, llm, fallback, *, insufficient: float = 0.3, low: float = 0.5) -> None:
+        self.llm = llm
+        self.fallback = fallback
+        self.insufficient = insufficient
+        self.low = low
+
+    def stream(self, question: str, result: SearchResult,
+               history: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, object]]:
+        """Answer ``question`` from ``result.hits``.
+
+        Yields
+        ------
+        ("delta", str)
+            The next piece of the answer.
+        ("reset", str)
+            Everything streamed so far is withdrawn, for the reason given (fit to show); new deltas follow.
+        ("final", LLMAnswer)
+            Last: the answer with its citations, mode, warning and note.
+        """
+        hits = result.hits
+        confidence = float(result.confidence)
+        if not hits or confidence < self.insufficient:
+            text = _not_enough(confidence, bool(hits))
+            yield "delta", text
+            yield "final", LLMAnswer(text, True, [], "gated", support=confidence)
+            return
+        warning = (f"Low confidence: the best passage is only loosely related (similarity {confidence:.2f}); "
+                   "check the sources.") if confidence < self.low else None
+
+        problem = None
+        for attempt in (1, 2):
+            parts: list[str] = []
+            replies = self.llm.stream(build_messages(question, hits, history, problem))
+            try:
+                for piece in replies:
+                    parts.append(piece)
+                    yield "delta", piece
+            except LLMError as err:
+                if parts:
+                    yield "reset", f"The LLM's answer broke off; {FALLBACK}."
+                yield from self._fallback(question, result, warning, str(err), attempt)
+                return
+            finally:
+                # Releases the HTTP connection at once, even when our caller stops reading mid-answer.
+                replies.close()
+
+            text = "".join(parts)
+            if is_no_answer(text):
+                yield "final", LLMAnswer(NO_ANSWER, True, [], "llm", warning, support=confidence, attempts=attempt)
+                return
+            problem = check_citations(text, len(hits))
+            if problem is None:
+                citations = map_citations(parse_citations(text), hits)
+                yield "final", LLMAnswer(text, False, citations, "llm", warning, support=confidence,
+                                         attempts=attempt)
+                return
+            yield "reset", f"{problem} {'Asking the LLM again.' if attempt == 1 else FALLBACK.capitalize() + '.'}"
+
+        note = (f"The LLM's answer failed the citation check twice (last time: {_lower_first(problem)}); "
+                f"{FALLBACK}.")
+        yield from self._fallback(question, result, warning, note, 2)
+
+    def _fallback(self, question: str, result: SearchResult, warning: str | None, note: str,
+                  attempts: int) -> Iterator[tuple[str, object]]:
+        answer = self.fallback.answer(question, result.hits, result.vector)
+        for piece in answer.pieces:
+            yield "delta", piece
+        yield "final", LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback", warning,
+                                 note, answer.support, attempts)
+
+
+def _not_enough(confidence: float, any_hits: bool) -> str:
+    if not any_hits:
+        return ("Not enough information: no passage of the selected documents could be searched, so there is "
+                "nothing to answer from.")
+    return (f"Not enough information: nothing in the document comes close to this question (best similarity "
+            f"{confidence:.2f}), so no answer was written. Try rephrasing it, or check the right document is "
+            "selected.")
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:].rstrip(".")
