@@ -180,7 +180,7 @@ class Pipeline:
         report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.5)
         reused = self._reuse_vectors(sha, config, chunks)
         if reused is None:
-            share = 0.45 if not s.sentence_vectors else 0.17  # sentences take about 1.6x the passages' time
+            share = 0.45 if not s.sentence_vectors else 0.19  # sentences take about 1.4x the passages' time
             vectors = self.embedder.encode(
                 [c.embedding_text() if s.embed_prefix else c.text for c in chunks],
                 progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + share * done / total))

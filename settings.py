@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     # Retrieval
     sentence_vectors: bool = Field(
         True, description="Also embed every sentence at ingestion, so a passage is scored by its best sentence too "
-        "(and answers need no embedding at question time). About 1.6x the embedding time of ingestion.")
+        "(and answers need no embedding at question time). About 1.4x the passages' embedding time at ingestion.")
     embed_prefix: bool = Field(
         True, description="Embed each passage with its contextual prefix (file | page | section); measured in README.")
     keyword_prefix: bool = Field(
