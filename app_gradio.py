@@ -6,16 +6,22 @@ Document text is data: everything taken from a document is HTML-escaped before i
 from __future__ import annotations
 
 import html
+import io
+import secrets
+import threading
+import time
 from pathlib import Path
 
 import gradio as gr
+from PIL import Image as PILImage
 
 from ingestion.chunking import STRATEGIES
 from ingestion.errors import IngestError
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
 
-COLLECTION = "default"
+COLLECTION = "default"  # the bundled samples; every session sees them
+SESSION_PREFIX = "session-"
 CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
 .source .meta {font-size:0.85em; color:#57606a;}
@@ -87,9 +93,9 @@ def rewrite_html(result) -> str:
     return f"<p class='meta'>Follow-up understood {how} as: <b>{esc(result.resolved_question)}</b></p>"
 
 
-def documents_html(pipeline: Pipeline) -> str:
+def documents_html(pipeline: Pipeline, collection: str) -> str:
     try:
-        docs = pipeline.documents(COLLECTION)
+        docs = pipeline.documents(collection)
     except UnknownCollection:
         docs = []
     if not docs:
@@ -99,6 +105,117 @@ def documents_html(pipeline: Pipeline) -> str:
         f"<td>{page_list(d.ocr_pages)}</td><td>{page_list(d.unread_pages)}</td></tr>" for d in docs)
     return ("<table><tr><th>Document</th><th>Pages</th><th>Passages</th><th>Chunking</th><th>OCR pages</th>"
             f"<th>Pages not read</th></tr>{rows}</table>")
+
+
+def citation_entries(result) -> list[dict]:
+    """What the citation panel needs for each cited page of an answer, in answer order."""
+    hits = {h.chunk.chunk_id: h for h in result.sources}
+    entries = []
+    for c in result.citations:
+        hit = hits.get(c.chunk_id)
+        source = getattr(c, "source", None)
+        label = (f"[Source {source}] " if source else "") + f"Page {c.page} · {c.filename}"
+        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id,
+                        "filename": c.filename, "section": hit.chunk.section if hit else "",
+                        "text": hit.chunk.text if hit else "", "scores": dict(hit.scores) if hit else {}})
+    return entries
+
+
+def citation_html(entry: dict) -> str:
+    scores = " · ".join(f"{name} {value:.3f}" for name, value in entry["scores"].items() if value is not None)
+    return (f"<div class='source'><div class='meta'><b>{esc(entry['filename'])}</b> · <b>Page {entry['page']}</b>"
+            f"{' · ' + esc(entry['section']) if entry['section'] else ''}<br>{esc(scores)}</div>"
+            f"<blockquote>{esc(entry['text'])}</blockquote></div>")
+
+
+class Sessions:
+    """Each browser session sees the bundled samples and its own uploads, nobody else's.
+
+    A session's first upload creates its own collection holding copies of the samples (their vectors are reused,
+    nothing is read again) and its files. Collections idle for ``session_ttl_minutes`` are deleted the next time
+    anyone uses the app; at start, those left by a previous run are deleted (their browsers' state is gone).
+    """
+
+    def __init__(self, pipeline: Pipeline):
+        self.pipeline = pipeline
+        self.settings = pipeline.settings
+        self._last_used: dict[str, float] = {}
+        self._lock = threading.Lock()
+        for name in pipeline.store.collections():
+            if name.startswith(SESSION_PREFIX):
+                pipeline.delete_collection(name)
+
+    @staticmethod
+    def new() -> dict:
+        return {"collection": None, "conversation": None, "uploads": 0, "asked": [], "citations": []}
+
+    def collection(self, state: dict) -> str:
+        if state["collection"]:
+            self._last_used[state["collection"]] = time.monotonic()
+            return state["collection"]
+        return COLLECTION
+
+    def own_collection(self, state: dict) -> str:
+        if not state["collection"]:
+            name = SESSION_PREFIX + secrets.token_hex(8)
+            try:
+                samples = self.pipeline.documents(COLLECTION)
+            except UnknownCollection:
+                samples = []
+            for record in samples:
+                self.pipeline.copy_document(record.doc_id, name)
+            state["collection"] = name
+        return self.collection(state)
+
+    def own_documents(self, state: dict) -> list[tuple[str, str]]:
+        """(file name, doc id) of the documents this session uploaded (not the sample copies)."""
+        if not state["collection"]:
+            return []
+        samples = {r.sha256 for r in self._samples()}
+        try:
+            docs = self.pipeline.documents(state["collection"])
+        except UnknownCollection:
+            return []
+        return [(d.filename, d.doc_id) for d in docs if d.sha256 not in samples]
+
+    def _samples(self):
+        try:
+            return self.pipeline.documents(COLLECTION)
+        except UnknownCollection:
+            return []
+
+    def uploads_left(self, state: dict) -> int:
+        return max(self.settings.session_max_uploads - state["uploads"], 0)
+
+    def question_refused(self, state: dict) -> str | None:
+        """A friendly message when this session has asked its hourly quota, else ``None`` (and the question
+        counts)."""
+        now = time.time()
+        state["asked"] = [t for t in state["asked"] if now - t < 3600]
+        if len(state["asked"]) >= self.settings.session_max_questions_per_hour:
+            wait = int(3600 - (now - state["asked"][0])) // 60 + 1
+            return (f"This session has asked {len(state['asked'])} questions in the last hour, the most allowed. "
+                    f"Please ask again in about {wait} minutes.")
+        state["asked"].append(now)
+        return None
+
+    def expire(self, state: dict) -> str | None:
+        """Delete idle sessions' collections; a message if this session's own uploads were among them."""
+        ttl = self.settings.session_ttl_minutes * 60
+        now = time.monotonic()
+        with self._lock:
+            idle = [name for name, used in self._last_used.items() if now - used > ttl]
+            for name in idle:
+                del self._last_used[name]
+                try:
+                    self.pipeline.delete_collection(name)
+                except UnknownCollection:
+                    pass
+        if state["collection"] and state["collection"] not in self.pipeline.store.collections():
+            state["collection"], state["uploads"] = None, 0
+            return (f"Your uploads were deleted after {self.settings.session_ttl_minutes} minutes without use; "
+                    "upload them again to ask about them.")
+        return None
 
 
 def page_list(pages: list[int]) -> str:
@@ -116,17 +233,32 @@ def page_list(pages: list[int]) -> str:
 def build_ui(pipeline: Pipeline) -> gr.Blocks:
     """The Blocks app; mount it with ``gr.mount_gradio_app`` (see ``main.py``)."""
 
-    def upload(files, strategy, chunk_size, progress=gr.Progress()):
+    sessions = Sessions(pipeline)
+
+    def upload(files, strategy, chunk_size, session, progress=gr.Progress()):
+        session = session or sessions.new()
         messages = []
-        for i, path in enumerate(files or []):
+        expired = sessions.expire(session)
+        if expired:
+            messages.append(f"ℹ️ {esc(expired)}")
+        files = list(files or [])
+        allowed = sessions.uploads_left(session)
+        if len(files) > allowed:
+            messages.append(f"❌ This session may upload {pipeline.settings.session_max_uploads} files; "
+                            f"{len(files) - allowed} of these were not uploaded. Remove documents or start a new "
+                            "session (reload the page) to upload more.")
+            files = files[:allowed]
+        collection = sessions.own_collection(session) if files else sessions.collection(session)
+        for i, path in enumerate(files):
             name = Path(path).name
 
             def report(msg, frac, i=i, name=name):
                 progress((i + frac) / len(files), desc=f"{name}: {msg}")
 
             try:
-                r = pipeline.ingest(Path(path).read_bytes(), name, COLLECTION, progress=report, strategy=strategy,
+                r = pipeline.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
                                     chunk_size=int(chunk_size))
+                session["uploads"] += 1
                 note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
                 if r.unread_pages:
                     note += f"; pages not read: {page_list(r.unread_pages)}"
@@ -135,29 +267,53 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 messages.append(f"❌ {esc(exc.message)}")
             except ValueError as exc:
                 messages.append(f"❌ {esc(name)}: {esc(exc)}")
-        return "<br>".join(messages), documents_html(pipeline)
+        return ("<br>".join(messages), documents_html(pipeline, sessions.collection(session)),
+                gr.update(choices=sessions.own_documents(session), value=None), session)
 
-    def ask(message, history, top_k, mode, conversation):
-        # One conversation per browser session (gr.State), so follow-ups resolve against this chat only.
-        conversation = conversation or pipeline.conversations.new_id()
+    def remove(doc_id, session):
+        session = session or sessions.new()
+        if not doc_id:
+            message = "Choose one of your documents to remove."
+        elif doc_id not in dict((v, k) for k, v in sessions.own_documents(session)):
+            message = "Only documents uploaded in this session can be removed."
+        else:
+            record = pipeline.delete_document(doc_id)
+            message = f"Removed {esc(record.filename)}."
+        return (message, documents_html(pipeline, sessions.collection(session)),
+                gr.update(choices=sessions.own_documents(session), value=None), session)
+
+    def ask(message, history, top_k, mode, rerank, session):
+        session = session or sessions.new()
+        # One conversation per browser session, so follow-ups resolve against this chat only.
+        session["conversation"] = session["conversation"] or pipeline.conversations.new_id()
         history = list(history or []) + [{"role": "user", "content": message},
                                          {"role": "assistant", "content": ""}]
+        no_citations = gr.update(choices=[], value=None)
+        refusal = sessions.expire(session) or sessions.question_refused(session)
+        if refusal:
+            history[-1]["content"] = refusal
+            yield history, "", "", no_citations, session
+            return
         shown = "<p>Searching…</p>"
-        yield history, shown, "", conversation
+        yield history, shown, "", no_citations, session
         try:
-            for kind, payload in pipeline.answer_stream(message, COLLECTION, None, int(top_k), mode, conversation):
+            for kind, payload in pipeline.answer_stream(message, sessions.collection(session), None, int(top_k),
+                                                        mode, session["conversation"], rerank=bool(rerank)):
                 if kind == "sources":
                     shown = sources_html(payload)
-                    yield history, shown, "", conversation
+                    yield history, shown, "", no_citations, session
                 elif kind == "delta":
                     history[-1]["content"] += payload
-                    yield history, shown, "", conversation
+                    yield history, shown, "", no_citations, session
                 elif kind == "reset":  # the streamed text was withdrawn; say why, then the new answer follows
                     history[-1]["content"] = f"({payload})\n"
-                    yield history, shown, "", conversation
+                    yield history, shown, "", no_citations, session
                 elif kind == "done":
                     history[-1]["content"] = answer_text(payload)
-                    yield history, rewrite_html(payload) + shown, "", conversation
+                    session["citations"] = citation_entries(payload)
+                    choices = [(c["label"], str(i)) for i, c in enumerate(session["citations"])]
+                    yield (history, rewrite_html(payload) + shown, "", gr.update(choices=choices, value=None),
+                           session)
         except (QuestionError, UnknownCollection, UnknownDocument) as exc:
             msg = str(exc.args[0]) if exc.args else str(exc)
             if isinstance(exc, UnknownCollection):
@@ -165,12 +321,31 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                        if pipeline.samples_status == "indexing" else
                        "No documents are indexed yet: upload a PDF or text file first.")
             history[-1]["content"] = msg
-            yield history, "", "", conversation
+            yield history, "", "", no_citations, session
 
-    def new_conversation():
-        return [], "", None
+    def show_citation(choice, session):
+        entries = (session or {}).get("citations") or []
+        if choice is None or not choice.isdigit() or int(choice) >= len(entries):
+            return None, ""
+        entry = entries[int(choice)]
+        try:
+            image = pipeline.page_image(entry["doc_id"], entry["page"], entry["chunk_id"])
+            picture = PILImage.open(io.BytesIO(image.png))
+            found = "" if image.boxes else "<p class='meta'>The passage could not be located on the page image " \
+                                            "(for example a scanned page); its text is below.</p>"
+        except (ValueError, UnknownDocument) as exc:
+            picture, found = None, f"<p class='meta'>{esc(exc)}</p>"
+        return picture, found + citation_html(entry)
+
+    def new_conversation(session):
+        session = session or sessions.new()
+        if session.get("conversation"):
+            pipeline.conversations.reset(session["conversation"])
+        session["conversation"], session["citations"] = None, []
+        return [], "", gr.update(choices=[], value=None), None, "", session
 
     with gr.Blocks(title="Grounded document Q&A") as demo:
+        session = gr.State(None)
         gr.Markdown(mode_note(pipeline))
         with gr.Row():
             with gr.Column(scale=1):
@@ -182,10 +357,18 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     chunk_size = gr.Number(pipeline.settings.chunk_size, label="Chunk size (characters)", minimum=100,
                                            maximum=20000, precision=0, scale=1)
                 status = gr.HTML(elem_id="upload-status")
-                docs = gr.HTML(documents_html(pipeline), elem_id="documents")
-                refresh = gr.Button("Refresh document list", size="sm")
-                top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
-                mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
+                docs = gr.HTML(documents_html(pipeline, COLLECTION), elem_id="documents")
+                with gr.Row():
+                    doc_select = gr.Dropdown([], label="Your uploads", elem_id="doc-select", scale=3,
+                                             allow_custom_value=True)  # checked in remove()
+                    remove_btn = gr.Button("Remove", size="sm", elem_id="remove", scale=1)
+                with gr.Accordion("Settings (apply to the next upload or question)", open=False):
+                    top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
+                    mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
+                    rerank = gr.Checkbox(
+                        value=pipeline.reranker.loaded, interactive=pipeline.reranker.loaded,
+                        label="Rerank with the cross-encoder" + ("" if pipeline.reranker.loaded else
+                                                                 " (not available: no model weights)"))
             with gr.Column(scale=2):
                 chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
                 question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
@@ -193,14 +376,23 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 with gr.Row():
                     send = gr.Button("Ask", variant="primary", elem_id="ask", scale=3)
                     reset = gr.Button("New conversation", elem_id="new-conversation", scale=1)
+                citations = gr.Radio([], label="Check a citation: the page, with the passage highlighted",
+                                     elem_id="citations")
+                with gr.Row():
+                    page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
+                                          scale=3)
+                    citation_detail = gr.HTML(elem_id="citation-detail")
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
-        files.upload(upload, inputs=[files, strategy, chunk_size], outputs=[status, docs], api_name="upload")
-        refresh.click(lambda: documents_html(pipeline), outputs=docs)
-        conversation = gr.State(None)
-        send.click(ask, inputs=[question, chat, top_k, mode, conversation],
-                   outputs=[chat, sources, question, conversation], api_name="ask")
-        question.submit(ask, inputs=[question, chat, top_k, mode, conversation],
-                        outputs=[chat, sources, question, conversation], api_name=False)
-        reset.click(new_conversation, outputs=[chat, sources, conversation], api_name=False)
+        listing = [status, docs, doc_select, session]
+        files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=listing, api_name="upload")
+        remove_btn.click(remove, inputs=[doc_select, session], outputs=listing, api_name="remove")
+        asked = [chat, sources, question, citations, session]
+        send.click(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked, api_name="ask")
+        question.submit(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked,
+                        api_name=False)
+        citations.change(show_citation, inputs=[citations, session], outputs=[page_image, citation_detail],
+                         api_name="citation")
+        reset.click(new_conversation, inputs=[session],
+                    outputs=[chat, sources, citations, page_image, citation_detail, session], api_name=False)
     return demo

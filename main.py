@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from contextlib import asynccontextmanager
@@ -9,7 +10,7 @@ from typing import Literal
 
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, Field
 
@@ -28,6 +29,7 @@ class QueryRequest(BaseModel):
     doc_ids: list[str] | None = Field(None, description="Search only these documents.")
     top_k: int | None = Field(None, ge=1, le=50, description="Passages to return; default RAG_TOP_K (5).")
     mode: Literal["hybrid", "semantic", "keyword"] = "hybrid"
+    rerank: bool = Field(True, description="Rerank with the cross-encoder when it is loaded.")
     conversation_id: str | None = Field(
         None, description="Continue this conversation (follow-ups are resolved from it); omitted: a new one is "
         "started and its id returned.")
@@ -157,13 +159,13 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     @app.post("/query")
     def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
-                                    req.conversation_id))
+                                    req.conversation_id, rerank=req.rerank))
 
     @app.post("/query/stream", response_class=EventSourceResponse)
     def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         try:
             for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
-                                                 req.conversation_id):
+                                                 req.conversation_id, rerank=req.rerank):
                 if kind == "sources":
                     yield ServerSentEvent(event="sources", data={"conversation_id": req.conversation_id,
                                                                  **search_json(payload)})
@@ -177,6 +179,19 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             log.exception("query stream failed")
             yield ServerSentEvent(event="error", data={"detail": f"The answer could not be completed: {exc}"})
 
+    @app.get("/documents/{doc_id}/pages/{page}", response_class=Response,
+             responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"}})
+    def page_image(doc_id: str, page: int, chunk_id: str | None = None, p: Pipeline = Depends(get_pipeline)):
+        """The page rendered as PNG, with passage ``chunk_id`` highlighted; ``X-Highlight-Boxes`` lists the boxes
+        (image pixels) and ``X-Highlight-Matched`` the share of the passage's words found on the page."""
+        try:
+            image = p.page_image(doc_id, page, chunk_id)
+        except ValueError as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=422)
+        return Response(image.png, media_type="image/png", headers={
+            "X-Highlight-Boxes": json.dumps([[round(v, 1) for v in box] for box in image.boxes]),
+            "X-Highlight-Matched": f"{image.matched:.2f}", "Cache-Control": "private, max-age=3600"})
+
     @app.delete("/conversations/{conversation_id}")
     def forget_conversation(conversation_id: str, p: Pipeline = Depends(get_pipeline)):
         try:
@@ -187,7 +202,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     @app.post("/debug/chunks")
     def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
-        result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode)
+        result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode, rerank=req.rerank)
         return {"question": req.question, **search_json(result), "timings": result.timings}
 
     if ui:

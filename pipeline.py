@@ -197,7 +197,7 @@ class Pipeline:
             chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
             warnings=doc.warnings, title=doc.title, ocr_pages=list(doc.ocr_pages), unread_pages=list(doc.unread_pages))
         with self._ingest_lock:
-            self.store.add_document(record, chunks, vectors, sentences)
+            self.store.add_document(record, chunks, vectors, sentences, original=data)
         t4 = time.perf_counter()
         report("Indexed", 1.0)
         return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
@@ -240,6 +240,61 @@ class Pipeline:
     def documents(self, collection: str | None = None):
         return self.store.documents(collection)
 
+    def copy_document(self, doc_id: str, collection: str):
+        """Put an indexed document into another collection too, reusing its vectors (nothing is read or embedded).
+
+        Returns the copy's record; a copy already there is returned as it is.
+        """
+        import dataclasses
+
+        record, chunks, vectors = self.store.document_data(doc_id)
+        new_id = hashlib.sha256(f"{collection}\0{record.sha256}".encode()).hexdigest()[:16]
+        existing = self.store.find_by_sha(collection, record.sha256)
+        if existing:
+            return existing
+        copies = [dataclasses.replace(c, doc_id=new_id, chunk_id=new_id + c.chunk_id[len(record.doc_id):])
+                  for c in chunks]
+        copy = dataclasses.replace(record, doc_id=new_id, collection=collection, added_at=time.time(), folder="")
+        with self._ingest_lock:
+            self.store.add_document(copy, copies, vectors, self.store.document_sentences(doc_id),
+                                    original=self.store.original(doc_id))
+        return copy
+
+    def delete_collection(self, collection: str):
+        with self._ingest_lock:
+            return self.store.delete_collection(collection)
+
+    def page_image(self, doc_id: str, page: int, chunk_id: str | None = None, dpi: int = 110):
+        """The page as a PNG (:class:`ingestion.page_images.PageImage`) with the passage ``chunk_id`` highlighted.
+
+        Raises
+        ------
+        retrieval.store.UnknownDocument
+            No such document, or the chunk is not one of its passages.
+        ValueError
+            The document is not a PDF (nothing to render), was indexed without its file, or has no such page.
+        """
+        from ingestion.page_images import render_page
+        from retrieval.store import UnknownDocument
+
+        record, chunks, _ = self.store.document_data(doc_id)
+        if not record.filename.lower().endswith(".pdf"):
+            raise ValueError(f"'{record.filename}' is a text file: it has no page images; its passage text is shown "
+                             "instead.")
+        original = self.store.original(doc_id)
+        if original is None:
+            raise ValueError(f"'{record.filename}' was indexed without keeping its file; upload it again to see "
+                             "its pages.")
+        highlight = None
+        if chunk_id is not None:
+            chunk = next((c for c in chunks if c.chunk_id == chunk_id), None)
+            if chunk is None:
+                raise UnknownDocument(f"Passage {chunk_id!r} is not in document {doc_id!r}.")
+            # A passage extended across a page break holds text of two pages: highlight the part on this one.
+            highlight = chunk.on_page_text if page == chunk.page else chunk.continuation if page == chunk.page_end \
+                else None
+        return render_page(original, page, highlight, dpi=dpi)
+
     def delete_document(self, doc_id: str):
         with self._ingest_lock:
             return self.store.delete_document(doc_id)
@@ -271,10 +326,11 @@ class Pipeline:
         return question
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-               top_k: int | None = None, mode: str = "hybrid"):
+               top_k: int | None = None, mode: str = "hybrid", rerank: bool = True):
         """Ranked passages with every stage's score (see :class:`retrieval.searcher.SearchResult`)."""
         question = self.validate_query(question, collection, doc_ids)
-        return self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode)
+        return self.searcher.search(question, collection, doc_ids, top_k or self.settings.top_k, mode,
+                                    rerank=rerank)
 
     def _check_doc_ids(self, collection: str, doc_ids: list[str]) -> None:
         from retrieval.store import UnknownDocument
@@ -286,7 +342,7 @@ class Pipeline:
 
     def answer_stream(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                       top_k: int | None = None, mode: str = "hybrid",
-                      conversation_id: str | None = None) -> Iterator[tuple[str, object]]:
+                      conversation_id: str | None = None, rerank: bool = True) -> Iterator[tuple[str, object]]:
         """Answer a question, as events.
 
         Yields ``("sources", SearchResult)`` (its ``question`` is the one searched: a follow-up made standalone),
@@ -294,7 +350,8 @@ class Pipeline:
         (an LLM answer failed its citation check or broke off), then ``("done", AnswerResult)``.
 
         ``conversation_id`` keeps the exchange in that conversation's memory and lets a follow-up ("who proposed
-        it?") be rewritten from it before retrieval; ``None`` asks a standalone question.
+        it?") be rewritten from it before retrieval; ``None`` asks a standalone question. ``rerank=False`` skips
+        the cross-encoder for this question.
         """
         from generation.conversation import Turn, resolve
 
@@ -302,8 +359,8 @@ class Pipeline:
         question = self.validate_query(question, collection, doc_ids)
         history = self.conversations.history(conversation_id) if conversation_id else []
         resolved, rewrite = resolve(question, history, self.rewriter)
-        result = self.searcher.search(resolved, collection, doc_ids, top_k or self.settings.top_k, mode)
-        result.question = resolved
+        result = self.searcher.search(resolved, collection, doc_ids, top_k or self.settings.top_k, mode,
+                                      rerank=rerank)
         yield "sources", result
         t1 = time.perf_counter()
         if self.llm_answerer is not None:
@@ -335,9 +392,11 @@ class Pipeline:
             support=support, expansion=result.expansion, mode=answer_mode, warning=warning, note=note)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-               top_k: int | None = None, mode: str = "hybrid", conversation_id: str | None = None) -> AnswerResult:
+               top_k: int | None = None, mode: str = "hybrid", conversation_id: str | None = None,
+               rerank: bool = True) -> AnswerResult:
         final = None
-        for kind, payload in self.answer_stream(question, collection, doc_ids, top_k, mode, conversation_id):
+        for kind, payload in self.answer_stream(question, collection, doc_ids, top_k, mode, conversation_id,
+                                                rerank=rerank):
             if kind == "done":
                 final = payload
         return final

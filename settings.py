@@ -117,6 +117,11 @@ class Settings(BaseSettings):
     llm_max_tokens: int = Field(700, ge=16, description="Longest LLM answer, in tokens.")
     llm_temperature: float = Field(0.0, ge=0, le=2)
 
+    # Browser sessions (the UI): each sees the sample documents and its own uploads only
+    session_ttl_minutes: int = Field(60, ge=1, description="A session's uploads are deleted after this long idle.")
+    session_max_uploads: int = Field(20, ge=1, description="Most files one browser session may upload.")
+    session_max_questions_per_hour: int = Field(60, ge=1, description="Most questions per browser session per hour.")
+
     # Conversations (follow-up questions)
     conversation_turns: int = Field(3, ge=0, le=20, description="Exchanges remembered per conversation (0 = none).")
     conversation_ttl_seconds: int = Field(3600, ge=60, description="A conversation idle this long is forgotten.")

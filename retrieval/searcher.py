@@ -100,8 +100,9 @@ class Searcher:
         self.expansion_threshold = expansion_threshold
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
-               top_k: int = 5, mode: str = "hybrid", expand: bool = True) -> SearchResult:
-        """Rank passages for ``question``; ``expand=False`` never expands, whatever the confidence."""
+               top_k: int = 5, mode: str = "hybrid", expand: bool = True, rerank: bool = True) -> SearchResult:
+        """Rank passages for ``question``; ``expand=False`` never expands, whatever the confidence, and
+        ``rerank=False`` skips the cross-encoder."""
         if mode not in MODES:
             raise ValueError(f"Unknown mode {mode!r}; choose one of {', '.join(MODES)}.")
         timings: dict[str, float] = {}
@@ -130,17 +131,17 @@ class Searcher:
 
         order = self._order(fused, first.cosine)
         t2 = time.perf_counter()
-        rerank: dict[str, float] = {}
-        if self.reranker is not None and order:
+        reranked: dict[str, float] = {}
+        if rerank and self.reranker is not None and order:
             head = order[:max(self.rerank_candidates, top_k)]
             scored = self.reranker.scores(question, [first.chunks[cid].text for cid in head])
             if scored is not None:
-                rerank = dict(zip(head, scored))
-                order = sorted(head, key=lambda cid: -rerank[cid]) + order[len(head):]
+                reranked = dict(zip(head, scored))
+                order = sorted(head, key=lambda cid: -reranked[cid]) + order[len(head):]
         timings["rerank"] = time.perf_counter() - t2
-        hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=rerank.get(cid, fused[cid]),
+        hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=reranked.get(cid, fused[cid]),
                     scores={"semantic": first.cosine.get(cid), "sentence": first.sentence.get(cid),
-                            "keyword": first.keyword.get(cid), "fused": fused[cid], "rerank": rerank.get(cid)})
+                            "keyword": first.keyword.get(cid), "fused": fused[cid], "rerank": reranked.get(cid)})
                 for i, cid in enumerate(order[:top_k])]
         return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
                             confidence_level=self.level(first.confidence), expansion=expansion,

@@ -7,7 +7,8 @@ keywords). :class:`LocalStore` keeps everything in memory (FAISS ``IndexFlatIP``
 Disk layout, one folder per collection::
 
     collections/<name>/manifest.json                  the documents in the collection (the only file ever rewritten)
-    collections/<name>/docs/<folder>/chunks.jsonl, vectors.npy, sentences.npz (sentence vectors, optional)
+    collections/<name>/docs/<folder>/chunks.jsonl, vectors.npy, sentences.npz (sentence vectors, optional),
+                                     original (the uploaded file, for showing cited pages)
 
 A document's files go into a new folder, then the manifest naming that folder is replaced atomically (write, fsync,
 ``os.replace``), so a crash at any point leaves the previous manifest, which never names a half-written folder.
@@ -37,6 +38,7 @@ from retrieval.keyword_index import KeywordIndex
 from retrieval.sentence_index import CollectionSentences, SentenceVectors
 from retrieval.tokenize import tokenize
 
+ORIGINAL = "original"  # the uploaded file, in the document's folder
 COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -104,11 +106,20 @@ class Store(ABC):
 
     @abstractmethod
     def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray,
-                     sentences: SentenceVectors | None = None) -> None:
-        """Index a document; atomic: after a crash it is either wholly there or not at all."""
+                     sentences: SentenceVectors | None = None, original: bytes | None = None) -> None:
+        """Index a document; atomic: after a crash it is either wholly there or not at all. ``original`` (the
+        uploaded file) is kept so that cited pages can be shown."""
 
     @abstractmethod
     def delete_document(self, doc_id: str) -> DocumentRecord: ...
+
+    @abstractmethod
+    def delete_collection(self, collection: str) -> list[DocumentRecord]:
+        """Remove a collection and every document in it; returns what was removed."""
+
+    @abstractmethod
+    def original(self, doc_id: str) -> bytes | None:
+        """The file a document was indexed from, or ``None`` when it was not kept."""
 
     @abstractmethod
     def semantic_search(self, collection: str, vector: np.ndarray, k: int,
@@ -198,6 +209,8 @@ class LocalStore(Store):
             if (folder / "manifest.json").exists():
                 self._indexes[folder.name] = self._load(folder.name)
                 self._remove_orphans(folder.name)
+            elif folder.is_dir():  # a first document or a collection delete interrupted by a crash
+                shutil.rmtree(folder, ignore_errors=True)
 
     # -- disk ------------------------------------------------------------------------------------------------
     def _dir(self, collection: str) -> Path:
@@ -277,7 +290,7 @@ class LocalStore(Store):
         return self._locate(doc_id).parts[doc_id].sentences
 
     def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray,
-                     sentences: SentenceVectors | None = None) -> None:
+                     sentences: SentenceVectors | None = None, original: bytes | None = None) -> None:
         if vectors.shape != (len(chunks), self.dim):
             raise ValueError(f"expected {len(chunks)} vectors of size {self.dim}, got {vectors.shape}")
         if sentences is not None and len(sentences) and (
@@ -296,6 +309,8 @@ class LocalStore(Store):
             self._write_atomic(folder / "vectors.npy", buf)
             if sentences is not None:
                 self._write_atomic(folder / "sentences.npz", sentences.to_bytes())
+            if original is not None:
+                self._write_atomic(folder / ORIGINAL, original)
             records = dict(current.records) if current else {}
             parts = dict(current.parts) if current else {}
             records[record.doc_id] = record
@@ -319,6 +334,22 @@ class LocalStore(Store):
             self._indexes[record.collection] = index
             shutil.rmtree(self._dir(record.collection) / "docs" / (record.folder or doc_id), ignore_errors=True)
             return record
+
+    def delete_collection(self, collection: str) -> list[DocumentRecord]:
+        with self._lock:
+            index = self._indexes.pop(collection, None)
+            if index is None:
+                raise UnknownCollection(f"Collection {collection!r} does not exist.")
+            # The manifest goes first: a crash after it leaves only unnamed folders, removed when the store opens.
+            (self._dir(collection) / "manifest.json").unlink(missing_ok=True)
+            shutil.rmtree(self._dir(collection), ignore_errors=True)
+            return list(index.records.values())
+
+    def original(self, doc_id: str) -> bytes | None:
+        index = self._locate(doc_id)
+        record = index.records[doc_id]
+        path = self._dir(record.collection) / "docs" / (record.folder or doc_id) / ORIGINAL
+        return path.read_bytes() if path.exists() else None
 
     def semantic_search(self, collection, vector, k, doc_ids=None):
         index = self._index(collection)

@@ -70,3 +70,13 @@ def test_reranker_can_be_turned_off(settings, known_pdf, tiny_cross_encoder):
         body = c.post("/debug/chunks", json={"question": CAPITAL_Q}).json()
         assert all(s["scores"]["rerank"] is None for s in body["sources"])
         assert c.get("/stats").json()["models"]["reranker"]["loaded"] is False
+
+
+def test_one_request_can_skip_the_reranker(settings, known_pdf, tiny_cross_encoder):
+    local = settings.model_copy(update={"reranker_model": tiny_cross_encoder})
+    with TestClient(create_app(settings=local, ui=False)) as c:
+        upload(c, known_pdf)
+        skipped = c.post("/debug/chunks", json={"question": CAPITAL_Q, "rerank": False}).json()
+        reranked = c.post("/debug/chunks", json={"question": CAPITAL_Q}).json()
+    assert all(s["scores"]["rerank"] is None for s in skipped["sources"])
+    assert all(s["scores"]["rerank"] is not None for s in reranked["sources"])

@@ -53,20 +53,125 @@ def test_upload_then_ask_through_the_ui(live_server, tmp_path):
     (tmp_path / "hostile.pdf").write_bytes(hostile)
     (tmp_path / "broken.pdf").write_bytes(pf.NOT_A_PDF)
     client = Client(live_server + "/", verbose=False)
-    status, docs = client.predict([handle_file(str(tmp_path / n)) for n in ("survey.pdf", "hostile.pdf",
-                                                                            "broken.pdf")],
-                                  "recursive_char", 1000, api_name="/upload")
+    status, docs, _ = client.predict([handle_file(str(tmp_path / n)) for n in ("survey.pdf", "hostile.pdf",
+                                                                               "broken.pdf")],
+                                     "recursive_char", 1000, api_name="/upload")
     assert "survey.pdf: 3 pages" in status
     assert "broken.pdf" in status and "not a PDF" in status  # a bad file is reported, the others still indexed
     assert "survey.pdf" in docs and "hostile.pdf" in docs
 
-    chat, sources, box = client.predict("What is the capital of Freedonia?", [], 5, "hybrid", api_name="/ask")
+    chat, sources, box, _ = client.predict("What is the capital of Freedonia?", [], 5, "hybrid", False,
+                                           api_name="/ask")
     answer = chat[-1]["content"]
     answer = answer if isinstance(answer, str) else str(answer)
     assert "Marsupia" in answer and "[" in answer and "Page 2]" in answer
     assert "<b>Page 2</b>" in sources
     assert box == ""
 
-    chat, sources, _ = client.predict("Which festival does Marsupia host?", [], 5, "hybrid", api_name="/ask")
+    chat, sources, _, _ = client.predict("Which festival does Marsupia host?", [], 5, "hybrid", False,
+                                         api_name="/ask")
     # Document text is shown as text: the script tag arrives escaped, never as markup.
     assert "&lt;script&gt;" in sources and "<script>" not in sources
+
+
+@pytest.fixture
+def strict_server(tmp_path):
+    """A server whose sessions may upload 2 files and ask 3 questions an hour."""
+    import uvicorn
+
+    from main import create_app
+    from pipeline import Pipeline
+    from settings import Settings
+
+    pipeline = Pipeline(Settings(data_dir=tmp_path / "storage", index_samples=False, session_max_uploads=2,
+                                 session_max_questions_per_hour=3, _env_file=None))
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(pipeline=pipeline), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not server.started and time.time() < deadline:
+        time.sleep(0.1)
+    yield f"http://127.0.0.1:{port}", pipeline
+    server.should_exit = True
+    thread.join(10)
+
+
+def session_documents(pipeline) -> dict[str, list[str]]:
+    return {name: [d.filename for d in pipeline.documents(name)]
+            for name in pipeline.store.collections() if name.startswith("session-")}
+
+
+def test_each_browser_session_sees_only_its_own_uploads(strict_server, tmp_path):
+    from gradio_client import Client, handle_file
+
+    url, pipeline = strict_server
+    (tmp_path / "survey.pdf").write_bytes(pf.known_text_pdf())
+    alice, bob = Client(url + "/", verbose=False), Client(url + "/", verbose=False)
+
+    status, docs, _ = alice.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000,
+                                    api_name="/upload")
+    assert "survey.pdf: 3 pages" in status and "survey.pdf" in docs
+    [(alice_collection, files)] = session_documents(pipeline).items()
+    assert files == ["survey.pdf"]
+
+    chat, *_ = alice.predict("What is the capital of Freedonia?", [], 5, "hybrid", False, api_name="/ask")
+    assert "Marsupia" in str(chat[-1]["content"])
+    chat, *_ = bob.predict("What is the capital of Freedonia?", [], 5, "hybrid", False, api_name="/ask")
+    assert "Marsupia" not in str(chat[-1]["content"])  # Bob has no documents: Alice's are not his
+
+    # Bob cannot remove Alice's document, even knowing its id.
+    [alice_doc] = [d.doc_id for d in pipeline.documents(alice_collection)]
+    message, *_ = bob.predict(alice_doc, api_name="/remove")
+    assert "Only documents uploaded in this session" in message
+    assert [d.doc_id for d in pipeline.documents(alice_collection)] == [alice_doc]
+    message, docs, _ = alice.predict(alice_doc, api_name="/remove")
+    assert "Removed survey.pdf" in message and "survey.pdf" not in docs
+
+
+def test_a_cited_page_is_shown_with_its_passage(strict_server, tmp_path):
+    from gradio_client import Client, handle_file
+
+    url, _ = strict_server
+    (tmp_path / "survey.pdf").write_bytes(pf.known_text_pdf())
+    client = Client(url + "/", verbose=False)
+    client.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000, api_name="/upload")
+    client.predict("What is the capital of Freedonia?", [], 5, "hybrid", False, api_name="/ask")
+    image, detail = client.predict("0", api_name="/citation")
+    assert image and "Page 2" in detail and "Marsupia" in detail and "survey.pdf" in detail
+
+
+def test_session_limits_answer_plainly(strict_server, tmp_path):
+    from gradio_client import Client, handle_file
+
+    url, _ = strict_server
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text(f"Document {name} says the harbour opens at dawn.")
+    client = Client(url + "/", verbose=False)
+    status, *_ = client.predict([handle_file(str(tmp_path / n)) for n in ("a.txt", "b.txt", "c.txt")],
+                                "recursive_char", 1000, api_name="/upload")
+    assert "may upload 2 files" in status and "1 of these were not uploaded" in status
+    assert "a.txt" in status and "b.txt" in status
+    for _ in range(3):
+        chat, *_ = client.predict("When does the harbour open?", [], 5, "hybrid", False, api_name="/ask")
+        assert "dawn" in str(chat[-1]["content"])
+    chat, *_ = client.predict("When does the harbour open?", [], 5, "hybrid", False, api_name="/ask")
+    assert "3 questions in the last hour" in str(chat[-1]["content"])
+
+
+def test_idle_sessions_are_deleted_and_told_so(pipeline):
+    from app_gradio import COLLECTION, Sessions
+
+    pipeline.ingest(b"The sample says the museum opens at ten.", "sample.txt", COLLECTION)
+    sessions = Sessions(pipeline)
+    state = sessions.new()
+    own = sessions.own_collection(state)
+    pipeline.ingest(b"My notes say the ferry leaves at noon.", "notes.txt", own)
+    assert [d.filename for d in pipeline.documents(own)] == ["sample.txt", "notes.txt"]  # samples copied in
+    assert sessions.own_documents(state)[0][0] == "notes.txt"
+
+    sessions._last_used[own] -= pipeline.settings.session_ttl_minutes * 60 + 1  # idle past the limit
+    message = sessions.expire(state)
+    assert "deleted after 60 minutes" in message and own not in pipeline.store.collections()
+    assert sessions.collection(state) == COLLECTION and pipeline.documents(COLLECTION)  # the sample stays
