@@ -14,9 +14,13 @@ reader. So the passage is found by words, not by string search:
    tokens count. A second pass looks for passage parts the first missed anywhere on the page, since the layout
    reader may order columns, tables or footnotes differently from MuPDF.
 4. Runs are kept around the longest one: a run must be long itself or lie close to a kept run on the page, so a
-   phrase that recurs elsewhere on the page ("the model") is not highlighted there too. A few unmatched words
-   between two kept runs (a formula, a footnote mark) are highlighted too, so the highlight reads as one piece.
-5. The kept words' rectangles are merged per line into one box per run of neighbouring words.
+   phrase that recurs elsewhere on the page ("the model") is not highlighted there too. A passage whose longest
+   run is short, or that is mostly unmatched, is not on the page.
+5. Between the kept runs, what is still unmatched is filled in: two-token runs found inside the kept region (an
+   author block or a table read in another order); page words whose letters agree with the passage's though the
+   readers split them differently ("β1" / "β 1", "Executi|ve" / "Executive"), which then count as found; a few
+   extra page words (a footnote mark) and punctuation-only words ("...", "−"), so the highlight reads as one piece.
+6. The lit words' rectangles are merged into one box per run of neighbouring words on a line.
 
 Pages without a text layer (scans read with OCR) have no words, so nothing is highlighted and ``matched`` is 0.
 
@@ -24,7 +28,8 @@ Usage::
 
     from ingestion.page_images import render_page
 
-    image = render_page(pdf_bytes, chunk.page, chunk.on_page_text)   # PageImage(png=..., boxes=[...], matched=0.97)
+    image = render_page(pdf_bytes, chunk.page, chunk.on_page_text)
+    image.png, image.boxes, image.matched   # PNG bytes, [(x0, y0, x1, y1), ...] in pixels, 0.97
 """
 
 from __future__ import annotations
@@ -58,8 +63,9 @@ _MIN_ANCHOR = 6
 _SLACK = 15
 # Two stretches between matched runs are the same text when their characters agree this much (0-100).
 _SAME_CHARS = 70
-# Below this share of the passage's tokens the few runs found are chance agreement, not the passage.
-_MIN_MATCHED = 0.15
+# Below this share of the passage's tokens the runs found are chance agreement or boilerplate the page shares with
+# the passage's own page (a table's column headings, "Continued on next page"), not the passage.
+_MIN_MATCHED = 0.3
 
 
 @dataclass
@@ -108,6 +114,8 @@ def render_page(pdf: bytes, page_number: int, highlight: str | None = None, *, d
     except (pymupdf.FileDataError, RuntimeError) as exc:
         raise ValueError(f"Cannot render the page: the file is not a readable PDF ({exc}).") from exc
     with doc:
+        if not doc.is_pdf:  # MuPDF also opens HTML, XPS or images given the wrong file type
+            raise ValueError("Cannot render the page: the file is not a readable PDF.")
         # Files that only restrict printing or copying have an empty user password; viewers open them silently.
         if doc.needs_pass and not doc.authenticate(""):
             raise ValueError("Cannot render the page: the PDF is protected by a password.")
@@ -142,7 +150,8 @@ def find_boxes(page: pymupdf.Page, text: str) -> tuple[list[pymupdf.Rect], float
     tuple[list[pymupdf.Rect], float]
         Rectangles in PDF page coordinates (unrotated, as ``page.get_text`` gives them), one per run of matched
         words on a line, in reading order; and the share of the passage's words matched, 0..1. No rectangles and
-        0.0 when the passage is not on the page or the page has no text layer.
+        0.0 when the passage is not on the page (under 30 % of its words found around one region) or the page
+        has no text layer.
     """
     wanted = _tokens(text)
     if not wanted:
@@ -160,7 +169,10 @@ def find_boxes(page: pymupdf.Page, text: str) -> tuple[list[pymupdf.Rect], float
     if matched < _MIN_MATCHED:
         return [], 0.0
     lit = sorted({n for j in positions for n in owners[j]})
-    return _line_boxes(words, lit), matched
+    # Words without letters or digits ("...", "−", "·") between two lit words belong to the passage too.
+    gaps = [range(a + 1, b) for a, b in zip(lit, lit[1:]) if b > a + 1]
+    lit += [n for gap in gaps if not any(_tokens(words[n][4]) for n in gap) for n in gap]
+    return _line_boxes(words, sorted(lit)), matched
 
 
 # --- tokens -------------------------------------------------------------------------------------------------------
@@ -267,7 +279,7 @@ def _near(a: Run, b: Run) -> bool:
 
 
 def _fill_in(wanted: list[str], tokens: list[str], runs: list[Run]) -> list[Run]:
-    """``runs`` plus two-token runs of the passage's unmatched parts found inside the kept region of the page.
+    """``runs`` plus two-token runs of the passage's unmatched parts found between the kept runs on the page.
 
     Inside the region a short run is the passage's own text in another order (an author block, a table read
     by rows on one side and by columns on the other), not a phrase recurring elsewhere on the page.
@@ -277,8 +289,9 @@ def _fill_in(wanted: list[str], tokens: list[str], runs: list[Run]) -> list[Run]
     for i, j, k in runs:
         covered[i:i + k] = [True] * k
         used[j:j + k] = [object() for _ in range(k)]
-    lo = max(min(j for _, j, _ in runs) - _SLACK, 0)
-    hi = max(j + k for _, j, k in runs) + _SLACK
+    # Strictly inside: just outside the region, a short run is as likely the neighbouring paragraph's words.
+    lo = min(j for _, j, _ in runs)
+    hi = max(j + k for _, j, k in runs)
     added = list(runs)
     for start, end in _gaps(covered):
         if end - start < 2:
@@ -299,10 +312,10 @@ def _cover(wanted: list[str], tokens: list[str], runs: list[Run]) -> tuple[list[
     then count as found; or when they are only a few (a footnote mark, a word one reader dropped).
     """
     positions: list[int] = []
-    found = 0
+    found: set[int] = set()  # passage token indices; a set, as runs out of page order may bracket other runs
     for n, (i, j, k) in enumerate(runs):
         positions.extend(range(j, j + k))
-        found += k
+        found.update(range(i, i + k))
         if n + 1 == len(runs):
             break
         i2, j2, _ = runs[n + 1]
@@ -312,10 +325,10 @@ def _cover(wanted: list[str], tokens: list[str], runs: list[Run]) -> tuple[list[
         if passage_gap and page_gap <= 3 * passage_gap + _SLACK and fuzz.ratio(
                 "".join(wanted[i + k:i2]), "".join(tokens[j + k:j2])) >= _SAME_CHARS:
             positions.extend(range(j + k, j2))
-            found += passage_gap
+            found.update(range(i + k, i2))
         elif page_gap <= passage_gap + _SLACK // 3:
             positions.extend(range(j + k, j2))
-    return positions, found
+    return positions, len(found)
 
 
 # --- boxes and drawing --------------------------------------------------------------------------------------------
