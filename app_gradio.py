@@ -116,7 +116,7 @@ def citation_entries(result) -> list[dict]:
         source = getattr(c, "source", None)
         label = (f"[Source {source}] " if source else "") + f"Page {c.page} · {c.filename}"
         entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id,
-                        "filename": c.filename, "section": hit.chunk.section if hit else "",
+                        "filename": c.filename, "quote": c.quote, "section": hit.chunk.section if hit else "",
                         "text": hit.chunk.text if hit else "", "scores": dict(hit.scores) if hit else {}})
     return entries
 
@@ -125,6 +125,7 @@ def citation_html(entry: dict) -> str:
     scores = " · ".join(f"{name} {value:.3f}" for name, value in entry["scores"].items() if value is not None)
     return (f"<div class='source'><div class='meta'><b>{esc(entry['filename'])}</b> · <b>Page {entry['page']}</b>"
             f"{' · ' + esc(entry['section']) if entry['section'] else ''}<br>{esc(scores)}</div>"
+            + (f"<p><b>Quoted:</b> {esc(entry['quote'])}</p>" if entry["quote"] else "") +
             f"<blockquote>{esc(entry['text'])}</blockquote></div>")
 
 
@@ -329,7 +330,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             return None, ""
         entry = entries[int(choice)]
         try:
-            image = pipeline.page_image(entry["doc_id"], entry["page"], entry["chunk_id"])
+            image = pipeline.page_image(entry["doc_id"], entry["page"], entry["chunk_id"], quote=entry["quote"])
             picture = PILImage.open(io.BytesIO(image.png))
             found = "" if image.boxes else "<p class='meta'>The passage could not be located on the page image " \
                                             "(for example a scanned page); its text is below.</p>"

@@ -56,7 +56,8 @@ def answer_json(result: AnswerResult) -> dict:
         "support": result.support,
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
         "citations": [{"doc_id": c.doc_id, "page": c.page, "page_end": getattr(c, "page_end", c.page),
-                       "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None)}
+                       "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None),
+                       "quote": c.quote}
                       for c in result.citations],
         "question": result.question, "resolved_question": result.resolved_question, "rewrite": result.rewrite,
         "conversation_id": result.conversation_id, "warning": result.warning, "note": result.note,
@@ -181,11 +182,13 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     @app.get("/documents/{doc_id}/pages/{page}", response_class=Response,
              responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"}})
-    def page_image(doc_id: str, page: int, chunk_id: str | None = None, p: Pipeline = Depends(get_pipeline)):
-        """The page rendered as PNG, with passage ``chunk_id`` highlighted; ``X-Highlight-Boxes`` lists the boxes
-        (image pixels) and ``X-Highlight-Matched`` the share of the passage's words found on the page."""
+    def page_image(doc_id: str, page: int, chunk_id: str | None = None, quote: str = "",
+                   p: Pipeline = Depends(get_pipeline)):
+        """The page rendered as PNG, with passage ``chunk_id`` highlighted (only ``quote``, a citation's quoted
+        sentences, when given and found); ``X-Highlight-Boxes`` lists the boxes (image pixels) and
+        ``X-Highlight-Matched`` the share of the highlighted words found on the page."""
         try:
-            image = p.page_image(doc_id, page, chunk_id)
+            image = p.page_image(doc_id, page, chunk_id, quote=quote[:5000])
         except ValueError as exc:
             return JSONResponse({"detail": str(exc)}, status_code=422)
         return Response(image.png, media_type="image/png", headers={

@@ -264,8 +264,9 @@ class Pipeline:
         with self._ingest_lock:
             return self.store.delete_collection(collection)
 
-    def page_image(self, doc_id: str, page: int, chunk_id: str | None = None, dpi: int = 110):
-        """The page as a PNG (:class:`ingestion.page_images.PageImage`) with the passage ``chunk_id`` highlighted.
+    def page_image(self, doc_id: str, page: int, chunk_id: str | None = None, dpi: int = 110, quote: str = ""):
+        """The page as a PNG (:class:`ingestion.page_images.PageImage`) with the passage ``chunk_id`` highlighted,
+        or only ``quote`` (the sentences an answer quoted from it) when given and found on the page.
 
         Raises
         ------
@@ -293,6 +294,12 @@ class Pipeline:
             # A passage extended across a page break holds text of two pages: highlight the part on this one.
             highlight = chunk.on_page_text if page == chunk.page else chunk.continuation if page == chunk.page_end \
                 else None
+        if quote and highlight:
+            # The quoted sentences are what the user checks; the whole passage is the fallback when they are too
+            # short to locate with confidence.
+            image = render_page(original, page, quote, dpi=dpi)
+            if image.boxes:
+                return image
         return render_page(original, page, highlight, dpi=dpi)
 
     def delete_document(self, doc_id: str):

@@ -24,6 +24,7 @@ class Citation:
     page: int
     chunk_id: str
     filename: str = ""
+    quote: str = ""  # the sentences quoted from this passage on this page ("" when the whole passage is cited)
 
 
 @dataclass
@@ -125,8 +126,11 @@ class ExtractiveAnswerer:
             where = f"Page {first}" if first == last else f"Pages {first}-{last}"
             pieces.append(f"\u201c{cand.text}\u201d [{chunk.filename + ', ' if several_files else ''}{where}]")
             for page in range(first, last + 1):
-                if not any((c.chunk_id, c.page) == (chunk.chunk_id, page) for c in citations):
-                    citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename))
+                same = next((c for c in citations if (c.chunk_id, c.page) == (chunk.chunk_id, page)), None)
+                if same:
+                    same.quote += " " + cand.text
+                else:
+                    citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename, cand.text))
         pieces = [p + ("\n" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)]
         return Answer("".join(pieces), False, citations, pieces, support=best)
 

@@ -55,3 +55,18 @@ def test_a_session_copy_keeps_pages_and_deleting_a_collection_keeps_others(pipel
     assert [r.doc_id for r in removed] == [copy.doc_id]
     assert "session-abc" not in pipeline.store.collections()
     assert pipeline.search("What is the capital of Freedonia?").hits[0].chunk.page == 2  # the original stays
+
+
+def test_a_quoted_sentence_is_highlighted_alone(client, known_pdf):
+    def area(boxes):
+        return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+
+    doc = client.post("/ingest", files={"file": ("survey.pdf", known_pdf, "application/pdf")}).json()
+    citation = client.post("/query", json={"question": "What is the capital of Freedonia?"}).json()["citations"][0]
+    assert citation["quote"] == "The capital of Freedonia is Marsupia."
+    url = f"/documents/{doc['doc_id']}/pages/{citation['page']}"
+    passage = json.loads(client.get(url, params={"chunk_id": citation["chunk_id"]}).headers["x-highlight-boxes"])
+    quote = json.loads(client.get(url, params={"chunk_id": citation["chunk_id"], "quote": citation["quote"]})
+                       .headers["x-highlight-boxes"])
+    assert len(quote) == 1 and area(quote) < area(passage) / 3  # one line, not the whole passage
+    assert any(q[1] >= p[1] - 1 and q[3] <= p[3] + 1 for q in quote for p in passage)  # inside the passage's region
