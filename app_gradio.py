@@ -287,12 +287,14 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         session = session or sessions.new()
         # One conversation per browser session, so follow-ups resolve against this chat only.
         session["conversation"] = session["conversation"] or pipeline.conversations.new_id()
-        history = list(history or []) + [{"role": "user", "content": message},
+        # The chat renders HTML even with render_markdown=False: everything put in it is escaped, so document
+        # text (and the question) shows as text.
+        history = list(history or []) + [{"role": "user", "content": esc(message)},
                                          {"role": "assistant", "content": ""}]
         no_citations = gr.update(choices=[], value=None)
         refusal = sessions.expire(session) or sessions.question_refused(session)
         if refusal:
-            history[-1]["content"] = refusal
+            history[-1]["content"] = esc(refusal)
             yield history, "", "", no_citations, session
             return
         shown = "<p>Searching…</p>"
@@ -304,13 +306,13 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     shown = sources_html(payload)
                     yield history, shown, "", no_citations, session
                 elif kind == "delta":
-                    history[-1]["content"] += payload
+                    history[-1]["content"] += esc(payload)
                     yield history, shown, "", no_citations, session
                 elif kind == "reset":  # the streamed text was withdrawn; say why, then the new answer follows
-                    history[-1]["content"] = f"({payload})\n"
+                    history[-1]["content"] = esc(f"({payload})\n")
                     yield history, shown, "", no_citations, session
                 elif kind == "done":
-                    history[-1]["content"] = answer_text(payload)
+                    history[-1]["content"] = esc(answer_text(payload))
                     session["citations"] = citation_entries(payload)
                     choices = [(c["label"], str(i)) for i, c in enumerate(session["citations"])]
                     yield (history, rewrite_html(payload) + shown, "", gr.update(choices=choices, value=None),
@@ -321,7 +323,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 msg = ("The sample document is still being indexed; ask again in a few seconds."
                        if pipeline.samples_status == "indexing" else
                        "No documents are indexed yet: upload a PDF or text file first.")
-            history[-1]["content"] = msg
+            history[-1]["content"] = esc(msg)
             yield history, "", "", no_citations, session
 
     def show_citation(choice, session):
