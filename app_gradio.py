@@ -159,11 +159,7 @@ class Sessions:
     def own_collection(self, state: dict) -> str:
         if not state["collection"]:
             name = SESSION_PREFIX + secrets.token_hex(8)
-            try:
-                samples = self.pipeline.documents(COLLECTION)
-            except UnknownCollection:
-                samples = []
-            for record in samples:
+            for record in self._samples():
                 self.pipeline.copy_document(record.doc_id, name)
             state["collection"] = name
         return self.collection(state)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -17,8 +18,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def live_server(pipeline):
+@contextmanager
+def serve(pipeline):
+    """The app (UI and API) on a real uvicorn at 127.0.0.1; yields its base URL."""
     import uvicorn
 
     from main import create_app
@@ -32,9 +34,17 @@ def live_server(pipeline):
     while not server.started and time.time() < deadline:
         time.sleep(0.1)
     assert server.started, "server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def live_server(pipeline):
+    with serve(pipeline) as url:
+        yield url
 
 
 def test_page_and_api_share_one_server(live_server):
@@ -77,25 +87,13 @@ def test_upload_then_ask_through_the_ui(live_server, tmp_path):
 @pytest.fixture
 def strict_server(tmp_path):
     """A server whose sessions may upload 2 files and ask 3 questions an hour."""
-    import uvicorn
-
-    from main import create_app
     from pipeline import Pipeline
     from settings import Settings
 
     pipeline = Pipeline(Settings(data_dir=tmp_path / "storage", index_samples=False, session_max_uploads=2,
                                  session_max_questions_per_hour=3, _env_file=None))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(pipeline=pipeline), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not server.started and time.time() < deadline:
-        time.sleep(0.1)
-    yield f"http://127.0.0.1:{port}", pipeline
-    server.should_exit = True
-    thread.join(10)
+    with serve(pipeline) as url:
+        yield url, pipeline
 
 
 def session_documents(pipeline) -> dict[str, list[str]]:
