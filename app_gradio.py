@@ -271,7 +271,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         session = session or sessions.new()
         if not doc_id:
             message = "Choose one of your documents to remove."
-        elif doc_id not in dict((v, k) for k, v in sessions.own_documents(session)):
+        elif doc_id not in {own for _, own in sessions.own_documents(session)}:
             message = "Only documents uploaded in this session can be removed."
         else:
             record = pipeline.delete_document(doc_id)

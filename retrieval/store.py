@@ -363,17 +363,21 @@ class LocalStore(Store):
         scores, ids = index.faiss.search(vector.reshape(1, -1).astype(np.float32), min(k, n), params=params)
         return [(index.chunks[i], float(s)) for s, i in zip(scores[0], ids[0]) if i >= 0]
 
+    @staticmethod
+    def _rows(index: _CollectionIndex, chunk_ids: list[str]) -> np.ndarray:
+        return np.array([index.row_of[cid] for cid in chunk_ids], dtype=np.int64)
+
     def passage_vectors(self, collection, chunk_ids):
         index = self._index(collection)
-        rows = np.array([index.row_of[cid] for cid in chunk_ids], dtype=np.int64)
+        rows = self._rows(index, chunk_ids)
         return index.faiss.reconstruct_batch(rows) if len(rows) else np.zeros((0, self.dim), dtype=np.float32)
 
     def passage_scores(self, collection, vector, chunk_ids):
         index = self._index(collection)
-        rows = np.array([index.row_of[cid] for cid in chunk_ids], dtype=np.int64)
+        rows = self._rows(index, chunk_ids)
         if not len(rows):
             return np.zeros(0), np.zeros(0)
-        cosines = self.passage_vectors(collection, chunk_ids) @ vector.astype(np.float32)
+        cosines = index.faiss.reconstruct_batch(rows) @ vector.astype(np.float32)
         return cosines.astype(float), index.sentences.best(rows, vector.astype(np.float32))
 
     def sentence_vectors(self, chunk):

@@ -3,7 +3,6 @@ Groq), its fallbacks and gating, and follow-up questions resolved from the conve
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -13,6 +12,7 @@ from main import create_app
 from pipeline import Pipeline
 from settings import Settings
 from tests.fake_groq import Reply, fake_groq  # noqa: F401 - fake_groq is a fixture
+from tests.test_api import sse_events as events
 
 PAGES = [
     "# The Adam optimizer\n\nAdam is an algorithm for first-order gradient-based optimization of stochastic "
@@ -37,14 +37,6 @@ def make_client(tmp_path, **overrides) -> TestClient:
 def llm_client(tmp_path, server, **overrides) -> TestClient:
     return make_client(tmp_path, groq_api_key="gsk_test", groq_base_url=server.base_url, llm_max_retries=0,
                        llm_timeout_seconds=2, expansion="off", **overrides)
-
-
-def events(text: str) -> list[tuple[str, dict]]:
-    out = []
-    for block in text.strip().split("\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        out.append((fields.get("event"), json.loads(fields["data"])))
-    return out
 
 
 def source_of(body: dict, needle: str) -> int:
