@@ -17,6 +17,7 @@ from PIL import Image as PILImage
 
 from ingestion.chunking import STRATEGIES
 from ingestion.errors import IngestError
+from limits import RateLimiter
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
 
@@ -141,6 +142,7 @@ class Sessions:
         self.pipeline = pipeline
         self.settings = pipeline.settings
         self._last_used: dict[str, float] = {}
+        self._questions = RateLimiter(self.settings.session_max_questions_per_hour)
         self._lock = threading.Lock()
         for name in pipeline.store.collections():
             if name.startswith(SESSION_PREFIX):
@@ -148,7 +150,7 @@ class Sessions:
 
     @staticmethod
     def new() -> dict:
-        return {"collection": None, "conversation": None, "uploads": 0, "asked": [], "citations": []}
+        return {"id": secrets.token_hex(8), "collection": None, "conversation": None, "uploads": 0, "citations": []}
 
     def collection(self, state: dict) -> str:
         if state["collection"]:
@@ -187,14 +189,11 @@ class Sessions:
     def question_refused(self, state: dict) -> str | None:
         """A friendly message when this session has asked its hourly quota, else ``None`` (and the question
         counts)."""
-        now = time.time()
-        state["asked"] = [t for t in state["asked"] if now - t < 3600]
-        if len(state["asked"]) >= self.settings.session_max_questions_per_hour:
-            wait = int(3600 - (now - state["asked"][0])) // 60 + 1
-            return (f"This session has asked {len(state['asked'])} questions in the last hour, the most allowed. "
-                    f"Please ask again in about {wait} minutes.")
-        state["asked"].append(now)
-        return None
+        wait = self._questions.acquire(state["id"])
+        if wait is None:
+            return None
+        return (f"This session has asked {self._questions.limit} questions in the last hour, the most allowed. "
+                f"Please ask again in about {int(wait) // 60 + 1} minutes.")
 
     def expire(self, state: dict) -> str | None:
         """Delete idle sessions' collections; a message if this session's own uploads were among them."""

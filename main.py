@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import threading
@@ -15,6 +16,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, Field
 
 from ingestion.errors import FileTooLarge, IngestError
+from limits import RateLimiter, retry_after
 from pipeline import AnswerResult, Pipeline, QuestionError
 from retrieval.searcher import SearchResult
 from retrieval.store import UnknownCollection, UnknownDocument
@@ -82,13 +84,34 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             threading.Thread(target=app.state.pipeline.index_samples, name="index-samples", daemon=True).start()
         yield
 
+    def require_key(request: Request) -> None:
+        """With ``RAG_API_KEY`` set, every route but /health needs the key (Bearer or X-API-Key)."""
+        if not settings.api_key or request.url.path == "/health":
+            return
+        auth = request.headers.get("authorization", "")
+        given = auth[7:].strip() if auth[:7].lower() == "bearer " else request.headers.get("x-api-key", "")
+        # Constant-time comparison: the time taken says nothing about how much of a guess was right.
+        if not hmac.compare_digest(given.encode(), settings.api_key.encode()):
+            raise HTTPException(401, "Missing or wrong API key: send it as 'Authorization: Bearer <key>' or "
+                                "'X-API-Key: <key>'.", headers={"WWW-Authenticate": "Bearer"})
+
     app = FastAPI(title="Grounded document Q&A", version="0.1.0", lifespan=lifespan,
+                  dependencies=[Depends(require_key)],
                   description="Upload PDFs or text files, ask questions, get answers quoted from the documents "
                               "with the page they came from.")
     app.state.pipeline = pipeline or Pipeline(settings)
+    uploads = RateLimiter(settings.uploads_per_hour)
+    questions = RateLimiter(settings.questions_per_hour)
 
     def get_pipeline(request: Request) -> Pipeline:
         return request.app.state.pipeline
+
+    def within_quota(limiter: RateLimiter, request: Request, what: str) -> None:
+        client = request.client.host if request.client else "unknown"
+        wait = limiter.acquire(client)
+        if wait is not None:
+            raise HTTPException(429, f"Too many {what}: at most {limiter.limit} per hour from one client. "
+                                f"Try again in {retry_after(wait)} s.", headers={"Retry-After": retry_after(wait)})
 
     # -- errors: always {"detail": "<what was wrong and what to do>"} --------------------------------------
     @app.exception_handler(RequestValidationError)
@@ -101,7 +124,8 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     @app.exception_handler(IngestError)
     async def _ingest_error(_request: Request, exc: IngestError):
-        return JSONResponse({"detail": exc.message}, status_code=exc.status_code)
+        headers = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else None
+        return JSONResponse({"detail": exc.message}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(UnknownCollection)
     @app.exception_handler(UnknownDocument)
@@ -114,19 +138,20 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     # -- routes -------------------------------------------------------------------------------------------
     @app.get("/health")
-    def health():
-        return {"status": "ok"}
+    def health(request: Request):
+        return {"status": "ok", "ingesting": request.app.state.pipeline.ingest_slots.busy}
 
     @app.get("/stats")
     def stats(p: Pipeline = Depends(get_pipeline)):
         return p.stats()
 
     @app.post("/ingest")
-    def ingest(file: UploadFile = File(...), collection: str = Form("default"),
+    def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
                strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
                chunk_size: int | None = Form(None, ge=100, le=20000),
                chunk_overlap: int | None = Form(None, ge=0),
                p: Pipeline = Depends(get_pipeline)):
+        within_quota(uploads, request, "uploads")
         limit = int(p.settings.max_upload_mb * 1024 * 1024)
         data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
         if len(data) > limit:
@@ -147,9 +172,11 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         record = p.delete_document(doc_id)
         return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
 
-    def checked(req: QueryRequest, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
-        """Reject a bad question before any streaming starts, so the status code can say so."""
+    def checked(req: QueryRequest, request: Request, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
+        """Reject a bad question, or one over the client's quota, before any streaming starts, so the status
+        code can say so."""
         p.validate_query(req.question, req.collection, req.doc_ids)
+        within_quota(questions, request, "questions")
         try:
             req.conversation_id = p.conversations.validate_id(req.conversation_id) if req.conversation_id \
                 else p.conversations.new_id()

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from limits import Busy, Slots
 from settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,9 @@ class Pipeline:
         self.conversations = Conversations.from_settings(s)
         self.rewriter = LLMRewriter(self.llm) if self.llm else None
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
+        # ...but only this many documents at once, whoever sends them (API, UI, CLI): each holds a reading process
+        # and its pages in memory.
+        self.ingest_slots = Slots(s.max_concurrent_ingests)
         self.samples_status = "not requested"
 
     # -- ingest ----------------------------------------------------------------------------------------------
@@ -139,10 +143,9 @@ class Pipeline:
         ValueError
             The collection name, strategy or sizes are invalid.
         """
-        from ingestion.chunking import check_strategy, chunk_pages
-        from ingestion.errors import NoTextLayer
-        from retrieval.sentence_index import SentenceVectors
-        from retrieval.store import DocumentRecord, validate_collection_name
+        from ingestion.chunking import check_strategy
+        from ingestion.errors import ServerBusy
+        from retrieval.store import validate_collection_name
 
         s = self.settings
         report = progress or (lambda _msg, _frac: None)
@@ -168,6 +171,24 @@ class Pipeline:
                  "it was not embedded again."], duplicate=True, strategy=strategy,
                 ocr_pages=existing.ocr_pages, unread_pages=existing.unread_pages)
 
+        try:
+            with self.ingest_slots.take():
+                return self._index(data, filename, collection, doc_id, sha, config, existing, report, t0)
+        except Busy:
+            raise ServerBusy(f"'{filename}' was not indexed: {s.max_concurrent_ingests} document(s) are being "
+                             "indexed already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few seconds.") \
+                from None
+
+    def _index(self, data: bytes, filename: str, collection: str, doc_id: str, sha: str, config: tuple,
+               existing, report: Progress, t0: float) -> IngestResult:
+        """Read, chunk, embed and store one new file (``ingest`` has checked everything cheap)."""
+        from ingestion.chunking import chunk_pages
+        from ingestion.errors import NoTextLayer
+        from retrieval.sentence_index import SentenceVectors
+        from retrieval.store import DocumentRecord
+
+        s = self.settings
+        strategy, size, overlap = config
         report(f"Reading {filename}", 0.0)
         doc = self._read(data, filename, report)
         t1 = time.perf_counter()
@@ -218,7 +239,8 @@ class Pipeline:
                    0.5 * done / max(total, 1))
 
         kwargs = dict(max_bytes=int(s.max_upload_mb * 1024 * 1024), garbled_threshold=s.garbled_threshold,
-                      ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, progress=on_page)
+                      ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, max_pages=s.max_pages,
+                      progress=on_page)
         if s.parse_isolated:
             return read_isolated(data, filename, limits=ParseLimits.from_settings(s), **kwargs)
         return read_document(data, filename, **kwargs)

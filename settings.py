@@ -20,6 +20,7 @@ class Settings(BaseSettings):
 
     # Reading
     max_upload_mb: float = Field(50.0, gt=0, description="Largest accepted upload, in MiB.")
+    max_pages: int = Field(2000, ge=1, description="Most pages one PDF may have; larger ones are refused.")
     garbled_threshold: float = Field(
         0.85, ge=0, le=1,
         description="A layout-read page whose words cover less than this share of the page's raw words is re-read "
@@ -116,6 +117,15 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(1, ge=0, le=5, description="Retries of a failed LLM request (429, 5xx, timeouts).")
     llm_max_tokens: int = Field(700, ge=16, description="Longest LLM answer, in tokens.")
     llm_temperature: float = Field(0.0, ge=0, le=2)
+
+    # The HTTP API: access and per-client quotas (a client is its network address)
+    api_key: str | None = Field(
+        None, description="When set, every API route except /health needs `Authorization: Bearer <key>` or "
+        "`X-API-Key: <key>`. Off by default.")
+    uploads_per_hour: int = Field(60, ge=1, description="Most uploads per API client per hour (429 after).")
+    questions_per_hour: int = Field(600, ge=1, description="Most questions per API client per hour (429 after).")
+    max_concurrent_ingests: int = Field(
+        2, ge=1, description="Documents indexed at once; further uploads get 503 with Retry-After until one ends.")
 
     # Browser sessions (the UI): each sees the sample documents and its own uploads only
     session_ttl_minutes: int = Field(60, ge=1, description="A session's uploads are deleted after this long idle.")

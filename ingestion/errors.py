@@ -22,6 +22,10 @@ class FileTooLarge(IngestError):
     status_code = 413
 
 
+class TooManyPages(IngestError):
+    status_code = 413
+
+
 class UnsupportedFileType(IngestError):
     status_code = 415
 
@@ -58,3 +62,10 @@ class ParserCrashed(IngestError):
     """The reading process died (e.g. a segmentation fault in MuPDF) without returning a result."""
 
     status_code = 422
+
+
+class ServerBusy(IngestError):
+    """As many documents as allowed are being indexed already (``RAG_MAX_CONCURRENT_INGESTS``)."""
+
+    status_code = 503
+    retry_after = 5

@@ -39,6 +39,7 @@ from ingestion.errors import (
     IngestError,
     NoTextLayer,
     NotAPdf,
+    TooManyPages,
     UnsupportedFileType,
 )
 from ingestion.headings import _finish_pages, _first_heading
@@ -71,6 +72,7 @@ def read_document(
     ocr_max_pages: int = 50,
     ocr_dpi: int = 200,
     ocr_engine: str = "rapidocr",
+    max_pages: int | None = None,
     progress: Progress | None = None,
 ) -> ReadResult:
     """Read an uploaded file into pages of cleaned text.
@@ -87,6 +89,7 @@ def read_document(
     ocr_max_pages : most pages of one document read with OCR; later scanned pages are listed as unread.
     ocr_dpi : resolution scanned pages are rendered at for OCR.
     ocr_engine : OCR engine name for :func:`ingestion.ocr.get_engine` (``"rapidocr"`` or ``"tesseract"``).
+    max_pages : most pages a PDF may have, or ``None`` for no limit.
     progress : optional ``progress(stage, done, total)``, called with ``stage == "read"`` as pages with a text
         layer are read and ``stage == "ocr"`` after each OCR'd page; ``done`` never decreases within a stage and
         a stage that runs ends with ``done == total``. Errors it raises are logged, never passed on.
@@ -103,6 +106,8 @@ def read_document(
         The file has no bytes, or a text file holds only whitespace.
     FileTooLarge
         The file is larger than ``max_bytes``.
+    TooManyPages
+        The PDF has more than ``max_pages`` pages.
     UnsupportedFileType
         The extension is not one of :data:`PDF_EXTENSIONS` or :data:`TEXT_EXTENSIONS`.
     NotAPdf
@@ -125,7 +130,7 @@ def read_document(
         )
     extension = PurePath(name).suffix.lower()
     if extension in PDF_EXTENSIONS:
-        options = _PdfOptions(garbled_threshold, ocr, ocr_max_pages, ocr_dpi, ocr_engine)
+        options = _PdfOptions(garbled_threshold, ocr, ocr_max_pages, ocr_dpi, ocr_engine, max_pages)
         return _read_pdf(data, name, options, _Reporter(progress))
     if extension in TEXT_EXTENSIONS:
         return _read_text(data, name)
@@ -142,6 +147,7 @@ class _PdfOptions:
     ocr_max_pages: int
     ocr_dpi: int
     ocr_engine: str
+    max_pages: int | None = None
 
 
 class _Reporter:
@@ -204,6 +210,12 @@ def _read_open_pdf(
         raise _damaged(name, "is truncated (it ends before the end-of-file marker)")
     if doc.page_count == 0:
         raise DamagedPdf(f"'{name}' has no pages. Re-export or re-download the PDF and upload it again.")
+    # Checked before any page is read: the count comes from the page tree, so a 100,000-page file costs nothing.
+    if options.max_pages is not None and doc.page_count > options.max_pages:
+        raise TooManyPages(
+            f"'{name}' has {doc.page_count:,} pages, more than the {options.max_pages:,}-page limit "
+            "(RAG_MAX_PAGES). Split it into smaller files and upload those."
+        )
     warnings: list[str] = []
     if doc.is_repaired:
         warnings.append(f"'{name}' had errors in its structure and was repaired; some text may be missing.")
