@@ -13,12 +13,11 @@ Writes ``abstention-curve.md`` and ``.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from evaluation.eval import CACHE_ROOT, COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, ingest_docs, settings_digest
+from evaluation.common import machine, machine_line, now, write_results
 from evaluation.gold import load_gold
 from evaluation.metrics import is_relevant
 
@@ -78,12 +77,15 @@ def main(argv: list[str] | None = None) -> int:
                      f"{r['abstain_on_unanswerable']:.2f} | {r['quotes_evidence']:.2f} | {r['cites_gold_page']:.2f} |")
     table = "\n".join(lines)
     n = sum(q.answerable for q in questions)
-    report = (f"# Abstention trade-off of extractive answers\n\n- date: "
-              f"{datetime.now().astimezone().isoformat(timespec='seconds')}\n- gold: `{args.gold}` ({n} answerable, "
-              f"{len(questions) - n} unanswerable)\n- current `RAG_ANSWER_THRESHOLD`: {current}\n\n{table}\n")
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "abstention-curve.md").write_text(report, encoding="utf-8")
-    (args.out / "abstention-curve.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    date, where = now(), machine()
+    report = (f"# Abstention trade-off of extractive answers\n\n- date: {date}\n- machine: {machine_line(where)}\n"
+              f"- gold: `{args.gold}` ({n} answerable, {len(questions) - n} unanswerable)\n"
+              f"- current `RAG_ANSWER_THRESHOLD`: {current}\n\n{table}\n")
+    readme = (f"Measured {date[:10]} on {machine_line(where)}; {n} answerable and {len(questions) - n} unanswerable "
+              f"questions, the current threshold in bold.\n\n{table}\n")
+    write_results("abstention-curve", report, {"meta": {"date": date, "machine": where, "gold": str(args.gold),
+                                                        "threshold": current}, "rows": rows, "readme": readme},
+                  args.out)
     print(table)
     return 0
 

@@ -13,14 +13,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
-import platform
 import shutil
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
+from evaluation.common import machine, machine_line, now, write_results
 from evaluation.gold import GoldQuestion, load_gold
 from evaluation.metrics import RECALL_KS, first_relevant_rank, ingestion_cost, markdown_table, summarize
 
@@ -42,9 +40,10 @@ _NOT_IN_CACHE_KEY = {
     "fusion", "rrf_k", "confidence_insufficient", "confidence_low", "candidates", "semantic_weight",
     "keyword_weight", "reranker_model", "reranker_enabled", "rerank_candidates", "sentence_weight", "expansion",
     "expansion_threshold", "groq_base_url", "llm_timeout_seconds", "llm_max_retries", "llm_max_tokens",
-    "llm_temperature", "keyword_prefix",
+    "llm_temperature", "keyword_prefix", "max_pages", "api_key", "uploads_per_hour", "questions_per_hour",
+    "max_concurrent_ingests",
 }
-_SECRETS = {"groq_api_key"}
+_SECRETS = {"groq_api_key", "api_key"}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -101,7 +100,7 @@ def ingest_docs(pipeline, docs: list[str], docs_dir: Path, record_path: Path) ->
         out[doc] = records[doc] = {
             "doc_id": result.doc_id, "sha256": sha, "pages": _count(result.pages), "chunks": _count(result.chunks),
             "seconds": result.seconds if measured else None, "timings": dict(result.timings) if measured else {},
-            "measured_at": datetime.now().astimezone().isoformat(timespec="seconds") if measured else None,
+            "measured_at": now() if measured else None,
             "reused": not measured,
         }
         note = f"in {result.seconds:.1f}s" if measured else "already indexed, timings unknown (use --rebuild)"
@@ -173,8 +172,7 @@ def render_report(table: str, meta: dict) -> str:
         f"# Evaluation: {meta['mode']} retrieval, {meta['scope']} scope",
         "",
         f"- date: {meta['date']}",
-        f"- machine: {meta['machine']['platform']}, {meta['machine']['cpu_count']} CPUs, "
-        f"Python {meta['machine']['python']}",
+        f"- machine: {machine_line(meta['machine'])}",
         f"- gold: `{meta['gold']}` ({meta['questions']} questions)",
         f"- search depth {meta['search_depth']} passages (recall, MRR, page hit); answer top_k {meta['top_k']}",
         f"- ingestion: {cost['pages']} pages in {cost['seconds']:.1f} s, {per_page}, {embed} of it embedding"
@@ -222,8 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rows)
     table = markdown_table(summary)
     meta = {
-        "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version()},
+        "date": now(), "machine": machine(),
         "gold": str(args.gold), "questions": len(questions), "mode": args.mode, "scope": args.scope,
         "top_k": args.top_k, "search_depth": max(SEARCH_DEPTH, args.top_k), "store": str(store),
         "settings": reported_settings(settings),
@@ -232,14 +229,19 @@ def main(argv: list[str] | None = None) -> int:
         "ingestion_unmeasured": [doc for doc, rec in ingests.items() if rec["seconds"] is None],
         "ingestion_reused": any(rec["reused"] and rec["seconds"] is not None for rec in ingests.values()), "documents": ingests,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"eval-{args.mode}-{args.scope}"
-    stem.with_suffix(".md").write_text(render_report(table, meta), encoding="utf-8")
-    stem.with_suffix(".json").write_text(
-        json.dumps({"meta": meta, "summary": summary, "rows": rows}, indent=2, ensure_ascii=False), encoding="utf-8")
+    write_results(f"eval-{args.mode}-{args.scope}", render_report(table, meta),
+                  {"meta": meta, "summary": summary, "rows": rows, "readme": readme_block(table, meta)}, args.out)
     print(table)
-    print(f"\nwrote {stem}.md and {stem}.json", file=sys.stderr)
     return 0
+
+
+def readme_block(table: str, meta: dict) -> str:
+    """The README's copy of this run: when, where, what was measured, and the table."""
+    scope = "each question searching its own document" if meta["scope"] == "doc" else \
+        "every question searching all gold documents at once"
+    return (f"Measured {meta['date'][:10]} on {machine_line(meta['machine'])}: {meta['mode']} retrieval, {scope}, "
+            f"{meta['questions']} questions, {meta['search_depth']} passages deep, answers from the top "
+            f"{meta['top_k']}.\n\n{table}\n")
 
 
 if __name__ == "__main__":

@@ -314,3 +314,148 @@ def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+# -- end-to-end answers --
+#
+# Per-question checks of an answer (its text and its citations) and their aggregation per question kind. A
+# citation is ``(doc, page)``, or ``(doc, first page, last page)`` for a passage that runs across a page break.
+
+from evaluation.common import percentile  # noqa: E402 - kept with the section that uses it
+
+JUDGE_SCORES = ("correctness", "faithfulness", "relevance")
+LATENCIES = ("retrieval_ms", "first_text_ms", "total_ms")
+
+
+def evidence_in_answer(answer: str, evidence: Iterable[str]) -> bool:
+    """Whether the answer text holds any one of the evidence strings, after :func:`normalize_for_match`.
+
+    Parameters
+    ----------
+    answer : the answer as shown to the user (quotes and citation markers included).
+    evidence : evidence strings of one question.
+
+    Returns
+    -------
+    bool
+        Same rules as :func:`is_relevant`: False for empty evidence, and evidence that normalises to "" is
+        ignored. This measures quoting: an answer in its own words can be right without holding any evidence
+        string.
+    """
+    return is_relevant(answer, evidence)
+
+
+def _citation_pages(citation: Sequence) -> tuple[str, range]:
+    if len(citation) == 2:
+        doc, first = citation
+        last = first
+    elif len(citation) == 3:
+        doc, first, last = citation
+    else:
+        raise ValueError(f"a citation is (doc, page) or (doc, first page, last page), got {citation!r}")
+    return doc, range(first, max(first, last) + 1)
+
+
+def _on_gold_page(citation: Sequence, doc: str, pages: Iterable[int]) -> bool:
+    cited_doc, cited_pages = _citation_pages(citation)
+    return cited_doc == doc and any(p in cited_pages for p in pages)
+
+
+def cites_gold_page(citations: Sequence[Sequence], doc: str, pages: Iterable[int]) -> bool:
+    """Whether any citation is on a gold page of the gold document.
+
+    Parameters
+    ----------
+    citations : ``(doc, page)`` or ``(doc, first page, last page)`` per citation, in answer order.
+    doc : the gold document.
+    pages : its gold pages (1-based).
+
+    Returns
+    -------
+    bool
+        False without citations. The page alone is not enough: a gold page number in another document is a miss.
+    """
+    pages = list(pages)
+    return any(_on_gold_page(c, doc, pages) for c in citations)
+
+
+def first_citation_on_gold_page(citations: Sequence[Sequence], doc: str, pages: Iterable[int]) -> bool:
+    """Whether the answer's first citation is on a gold page of the gold document.
+
+    Parameters
+    ----------
+    citations, doc, pages : as for :func:`cites_gold_page`.
+
+    Returns
+    -------
+    bool
+        False without citations. Stricter than :func:`cites_gold_page`: the page a reader checks first is right.
+    """
+    return bool(citations) and _on_gold_page(citations[0], doc, list(pages))
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def summarize_answers(rows: Sequence[Mapping]) -> dict[str, dict]:
+    """Aggregate per-question end-to-end results per question kind and overall.
+
+    Parameters
+    ----------
+    rows : one mapping per question with keys ``kind`` (str), ``answerable`` (bool), ``abstained`` (bool),
+        ``evidence_in_answer``, ``cites_gold_page`` and ``first_citation_on_gold_page`` (bool; ignored for
+        unanswerable questions), ``retrieval_ms``, ``first_text_ms`` and ``total_ms`` (float or None) and
+        ``judge``: None when no judge ran, else a mapping holding the three ``JUDGE_SCORES`` when the answer was
+        judged, ``error`` when the judge's reply was unusable, or ``skipped`` when no request was made.
+
+    Returns
+    -------
+    dict
+        ``{"by_kind": {kind: group, ...}, "overall": group}``, kinds sorted. Each group holds:
+
+        - ``n``, ``n_answerable``, ``n_answered_answerable``;
+        - ``answered``: share of all questions not declined;
+        - ``evidence_in_answer_of_answered``, ``cites_gold_page_of_answered``,
+          ``first_citation_on_gold_page_of_answered``: over answerable questions that were answered;
+        - ``evidence_in_answer_of_answerable``, ``cites_gold_page_of_answerable``: over all answerable
+          questions, a declined one counting as a miss;
+        - ``abstain_on_unanswerable`` and ``false_abstention`` (see :func:`abstention_rates`);
+        - ``<latency>_p50`` and ``<latency>_p95`` for each of ``LATENCIES`` (missing values left out);
+        - only when some row has a ``judge`` mapping: ``n_judged``, ``judge_errors``, ``judge_skipped`` and the
+          mean of each score as ``judge_<score>``.
+
+        A share or mean over no questions is None, never 0.
+    """
+    judged = any(r.get("judge") is not None for r in rows)
+    by_kind = {kind: _answer_group([r for r in rows if r["kind"] == kind], judged)
+               for kind in sorted({r["kind"] for r in rows})}
+    return {"by_kind": by_kind, "overall": _answer_group(list(rows), judged)}
+
+
+def _answer_group(rows: list[Mapping], judged: bool) -> dict:
+    answerable = [r for r in rows if r["answerable"]]
+    answered = [r for r in answerable if not r["abstained"]]
+    out: dict = {
+        "n": len(rows), "n_answerable": len(answerable), "n_answered_answerable": len(answered),
+        "answered": _share([not r["abstained"] for r in rows]),
+    }
+    for key in ("evidence_in_answer", "cites_gold_page", "first_citation_on_gold_page"):
+        out[f"{key}_of_answered"] = _share([bool(r[key]) for r in answered])
+        if key != "first_citation_on_gold_page":
+            # Declined answerable questions count as misses: the reader got no answer to check.
+            out[f"{key}_of_answerable"] = _share([bool(r[key]) and not r["abstained"] for r in answerable])
+    out.update(abstention_rates([r["abstained"] for r in rows], [r["answerable"] for r in rows]))
+    for key in LATENCIES:
+        values = [r[key] for r in rows if r.get(key) is not None]
+        out[f"{key}_p50"] = percentile(values, 50)
+        out[f"{key}_p95"] = percentile(values, 95)
+    if judged:
+        verdicts = [r.get("judge") or {} for r in rows]
+        scored = [v for v in verdicts if all(s in v for s in JUDGE_SCORES)]
+        out["n_judged"] = len(scored)
+        out["judge_errors"] = sum(1 for v in verdicts if "error" in v)
+        out["judge_skipped"] = sum(1 for v in verdicts if "skipped" in v)
+        for score in JUDGE_SCORES:
+            out[f"judge_{score}"] = _mean([v[score] for v in scored])
+    return out

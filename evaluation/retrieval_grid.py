@@ -11,13 +11,12 @@ Writes ``retrieval-grid.md`` and ``.json`` and prints the table.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from evaluation.eval import (CACHE_ROOT, COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, SEARCH_DEPTH, evaluate,
                              ingest_docs, settings_digest)
+from evaluation.common import machine, machine_line, now, write_results
 from evaluation.gold import load_gold
 from evaluation.metrics import RECALL_KS, summarize
 
@@ -81,10 +80,12 @@ def main(argv: list[str] | None = None) -> int:
                         **run_variant(questions, args.docs, mode, overrides)})
     text = table(results)
     n = sum(1 for q in questions if q.answerable)
+    date, where = now(), machine()
     report = "\n".join([
         "# Retrieval variants on the gold set",
         "",
-        f"- date: {datetime.now().astimezone().isoformat(timespec='seconds')}",
+        f"- date: {date}",
+        f"- machine: {machine_line(where)}",
         f"- gold: `{args.gold}` ({len(questions)} questions, {n} answerable; metrics over answerable ones)",
         "- each question searches its own document; no LLM (expansion is pseudo-relevance feedback); "
         "no cross-encoder weights are available here, so no reranked row",
@@ -93,10 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         text,
         "",
     ])
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "retrieval-grid.md").write_text(report, encoding="utf-8")
-    (args.out / "retrieval-grid.json").write_text(json.dumps(
-        [{k: v for k, v in r.items()} for r in results], indent=1, ensure_ascii=False), encoding="utf-8")
+    readme = (f"Measured {date[:10]} on {machine_line(where)}; {n} answerable questions, retrieval only, each "
+              f"searching its own document.\n\n{text}\n")
+    write_results("retrieval-grid", report, {"meta": {"date": date, "machine": where, "gold": str(args.gold)},
+                                             "variants": results, "readme": readme}, args.out)
     print(text)
     return 0
 

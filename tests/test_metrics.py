@@ -443,3 +443,39 @@ def test_runner_keeps_ingestion_timings_measured_when_the_store_was_built(tmp_pa
 def test_runner_reports_a_missing_gold_pdf(tmp_path):
     with pytest.raises(SystemExit, match="not found"):
         runner.ingest_docs(FakeIngester(), ["nist"], tmp_path, tmp_path / "r.json")
+
+
+# --- shared result helpers: percentiles and the README's result blocks ---------------------------------------
+
+def test_percentile_interpolates_like_numpy_and_is_none_without_values():
+    from evaluation.common import percentile
+
+    # Sorted [10, 20, 30, 40]: the median sits halfway between 20 and 30; p95 is 40 - 0.15 * (40 - 30) = 38.5.
+    assert percentile([40, 10, 30, 20], 50) == pytest.approx(25.0)
+    assert percentile([40, 10, 30, 20], 95) == pytest.approx(38.5)
+    assert percentile([7.0], 95) == 7.0
+    assert percentile([], 50) is None
+    with pytest.raises(ValueError):
+        percentile([1.0], 101)
+
+
+def test_readme_blocks_are_replaced_from_their_results_and_others_left_alone(tmp_path):
+    from evaluation import readme
+
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "bench.json").write_text(json.dumps({"readme": "| a |\n| --- |\n| 1 |\n"}))
+    (results / "old.json").write_text(json.dumps({"rows": []}))  # a run from before README blocks existed
+    page = tmp_path / "README.md"
+    page.write_text("intro\n<!-- results:bench -->\nstale table\n<!-- /results:bench -->\n"
+                    "<!-- results:old -->\nkept\n<!-- /results:old -->\n"
+                    "<!-- results:gone -->\nkept too\n<!-- /results:gone -->\nend\n")
+
+    assert readme.main(["--readme", str(page), "--results", str(results), "--check"]) == 1
+    assert readme.main(["--readme", str(page), "--results", str(results)]) == 0
+    text = page.read_text()
+    assert "stale table" not in text
+    assert "<!-- results:bench -->\n| a |\n| --- |\n| 1 |\n<!-- /results:bench -->" in text
+    assert "kept\n" in text and "kept too\n" in text and text.startswith("intro\n") and text.endswith("end\n")
+    # Filling twice changes nothing, and the check now passes.
+    assert readme.main(["--readme", str(page), "--results", str(results), "--check"]) == 0

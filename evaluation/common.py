@@ -1,0 +1,70 @@
+"""What every evaluation runner shares: the machine description, percentiles, and writing results.
+
+Each runner writes ``evaluation/results/<stem>.md`` (for people) and ``<stem>.json`` (for programs). The JSON may
+carry a ``readme`` string: the Markdown block that ``python -m evaluation.readme`` puts into the README between
+``<!-- results:<stem> -->`` and ``<!-- /results:<stem> -->``, so the README's figures are always a run's output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+
+
+def now() -> str:
+    """Local date and time, ISO 8601 to the second."""
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def machine() -> dict:
+    """Platform, CPU model and count, memory and Python version of this machine."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        memory_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        memory_gb = None
+    return {"platform": platform.platform(), "cpu": cpu, "cpu_count": os.cpu_count(), "memory_gb": memory_gb,
+            "python": platform.python_version()}
+
+
+def machine_line(m: dict) -> str:
+    """One line naming the machine, for reports: ``2 CPUs (model), 24 GB, Python 3.11.x, Linux-...``."""
+    memory = f", {m['memory_gb']:g} GB" if m.get("memory_gb") else ""
+    cpu = f" ({m['cpu']})" if m.get("cpu") else ""
+    return f"{m['cpu_count']} CPUs{cpu}{memory}, Python {m['python']}, {m['platform']}"
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0-100, linear interpolation as NumPy's default); None for no values."""
+    if not 0 <= q <= 100:
+        raise ValueError(f"q must be between 0 and 100, got {q}")
+    if len(values) == 0:
+        return None
+    return float(np.percentile(np.asarray(values, dtype=float), q))
+
+
+def write_results(stem: str, markdown: str, payload: dict, out: Path = RESULTS) -> tuple[Path, Path]:
+    """Write ``<out>/<stem>.md`` and ``.json``; return both paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    md, js = out / f"{stem}.md", out / f"{stem}.json"
+    md.write_text(markdown if markdown.endswith("\n") else markdown + "\n", encoding="utf-8")
+    js.write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    print(f"wrote {md} and {js}", file=sys.stderr)
+    return md, js
