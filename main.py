@@ -10,10 +10,12 @@ from contextlib import asynccontextmanager
 from typing import Literal
 
 from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingestion.errors import FileTooLarge, IngestError
 from limits import RateLimiter, retry_after
@@ -35,6 +37,32 @@ class QueryRequest(BaseModel):
     conversation_id: str | None = Field(
         None, description="Continue this conversation (follow-ups are resolved from it); omitted: a new one is "
         "started and its id returned.")
+
+
+class ErrorDetail(BaseModel):
+    detail: str = Field(..., description="What was wrong and what to do about it.")
+
+
+ERRORS = {
+    400: "The body cannot be parsed (not JSON, not UTF-8, broken multipart), or the uploaded file is empty.",
+    401: "Missing or wrong API key (only when RAG_API_KEY is set).",
+    404: "No such collection, document or passage.",
+    413: "The file is over the size or page limit.",
+    415: "Not a PDF, text or Markdown file.",
+    422: "Invalid request, or a file that cannot be read.",
+    429: "Over this client's hourly quota; try again after Retry-After seconds.",
+    503: "Too many documents are being indexed; upload again after Retry-After seconds.",
+}
+
+
+def errors(*codes: int) -> dict:
+    """The error responses a route declares in its OpenAPI schema, all ``{"detail": "..."}``; 401 always, since
+    every route but /health is behind the optional API key."""
+    # The schema inline rather than ``model=``: FastAPI would file a model under the route's own media type, which
+    # for /query/stream is text/event-stream, while errors are always JSON.
+    schema = ErrorDetail.model_json_schema()
+    return {code: {"description": ERRORS[code], "content": {"application/json": {"schema": schema}}}
+            for code in sorted({401, *codes})}
 
 
 def hit_json(hit) -> dict:
@@ -84,16 +112,22 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             threading.Thread(target=app.state.pipeline.index_samples, name="index-samples", daemon=True).start()
         yield
 
-    def require_key(request: Request) -> None:
-        """With ``RAG_API_KEY`` set, every route but /health needs the key (Bearer or X-API-Key)."""
+    def key_refusal(request: Request) -> HTTPException | None:
+        """With ``RAG_API_KEY`` set, every route but /health needs the key (Bearer or X-API-Key): the 401 for a
+        request without it."""
         if not settings.api_key or request.url.path == "/health":
-            return
+            return None
         auth = request.headers.get("authorization", "")
         given = auth[7:].strip() if auth[:7].lower() == "bearer " else request.headers.get("x-api-key", "")
         # Constant-time comparison: the time taken says nothing about how much of a guess was right.
         if not hmac.compare_digest(given.encode(), settings.api_key.encode()):
-            raise HTTPException(401, "Missing or wrong API key: send it as 'Authorization: Bearer <key>' or "
-                                "'X-API-Key: <key>'.", headers={"WWW-Authenticate": "Bearer"})
+            return HTTPException(401, "Missing or wrong API key: send it as 'Authorization: Bearer <key>' or "
+                                 "'X-API-Key: <key>'.", headers={"WWW-Authenticate": "Bearer"})
+        return None
+
+    def require_key(request: Request) -> None:
+        if (refusal := key_refusal(request)) is not None:
+            raise refusal
 
     app = FastAPI(title="Grounded document Q&A", version="0.1.0", lifespan=lifespan,
                   dependencies=[Depends(require_key)],
@@ -114,8 +148,17 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                                 f"Try again in {retry_after(wait)} s.", headers={"Retry-After": retry_after(wait)})
 
     # -- errors: always {"detail": "<what was wrong and what to do>"} --------------------------------------
+    # FastAPI parses the body before any dependency runs, so a body it cannot parse (422 invalid JSON, 400
+    # undecodable) would be answered before the key is checked: without the key, the answer is 401 all the same.
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException):
+        refusal = key_refusal(request) if exc.status_code == 400 else None
+        return await http_exception_handler(request, refusal or exc)
+
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError):
+    async def _invalid(request: Request, exc: RequestValidationError):
+        if (refusal := key_refusal(request)) is not None:
+            return await http_exception_handler(request, refusal)
         parts = []
         for err in exc.errors():
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form"))
@@ -141,11 +184,11 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     def health(request: Request):
         return {"status": "ok", "ingesting": request.app.state.pipeline.ingest_slots.busy}
 
-    @app.get("/stats")
+    @app.get("/stats", responses=errors())
     def stats(p: Pipeline = Depends(get_pipeline)):
         return p.stats()
 
-    @app.post("/ingest")
+    @app.post("/ingest", responses=errors(400, 413, 415, 422, 429, 503))
     def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
                strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
                chunk_size: int | None = Form(None, ge=100, le=20000),
@@ -163,11 +206,11 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
 
-    @app.get("/documents")
+    @app.get("/documents", responses=errors(404, 422))
     def documents(collection: str | None = None, p: Pipeline = Depends(get_pipeline)):
         return {"documents": [r.to_dict() for r in p.documents(collection)]}
 
-    @app.delete("/documents/{doc_id}")
+    @app.delete("/documents/{doc_id}", responses=errors(404, 422))
     def delete_document(doc_id: str, p: Pipeline = Depends(get_pipeline)):
         record = p.delete_document(doc_id)
         return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
@@ -184,12 +227,12 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise QuestionError(str(exc)) from None
         return req
 
-    @app.post("/query")
+    @app.post("/query", responses=errors(400, 404, 422, 429))
     def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
                                     req.conversation_id, rerank=req.rerank))
 
-    @app.post("/query/stream", response_class=EventSourceResponse)
+    @app.post("/query/stream", response_class=EventSourceResponse, responses=errors(400, 404, 422, 429))
     def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         try:
             for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
@@ -208,7 +251,8 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             yield ServerSentEvent(event="error", data={"detail": f"The answer could not be completed: {exc}"})
 
     @app.get("/documents/{doc_id}/pages/{page}", response_class=Response,
-             responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"}})
+             responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"},
+                        **errors(404, 422)})
     def page_image(doc_id: str, page: int, chunk_id: str | None = None, quote: str = "",
                    p: Pipeline = Depends(get_pipeline)):
         """The page rendered as PNG, with passage ``chunk_id`` highlighted (only ``quote``, a citation's quoted
@@ -222,7 +266,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             "X-Highlight-Boxes": json.dumps([[round(v, 1) for v in box] for box in image.boxes]),
             "X-Highlight-Matched": f"{image.matched:.2f}", "Cache-Control": "private, max-age=3600"})
 
-    @app.delete("/conversations/{conversation_id}")
+    @app.delete("/conversations/{conversation_id}", responses=errors(422))
     def forget_conversation(conversation_id: str, p: Pipeline = Depends(get_pipeline)):
         try:
             p.conversations.reset(p.conversations.validate_id(conversation_id))
@@ -230,7 +274,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise QuestionError(str(exc)) from None
         return {"reset": conversation_id}
 
-    @app.post("/debug/chunks")
+    @app.post("/debug/chunks", responses=errors(400, 404, 422, 429))
     def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode, rerank=req.rerank)
         return {"question": req.question, **search_json(result), "timings": result.timings}
