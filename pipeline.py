@@ -171,6 +171,19 @@ class Pipeline:
                  "it was not embedded again."], duplicate=True, strategy=strategy,
                 ocr_pages=existing.ocr_pages, unread_pages=existing.unread_pages)
 
+        twin = None if existing else next(
+            (r for r in self.store.documents() if r.sha256 == sha and (r.strategy, r.chunk_size, r.chunk_overlap)
+             == config), None)
+        if twin is not None:
+            # The same file, chunked the same way, in another collection: copy it (milliseconds) rather than read
+            # and embed it again (seconds per page).
+            copy = self.copy_document(twin.doc_id, collection, filename=filename)
+            report("Indexed (copied from an identical upload)", 1.0)
+            elapsed = time.perf_counter() - t0
+            return IngestResult(copy.doc_id, copy.filename, collection, copy.pages, copy.chunks,
+                                self._chunk_ids(copy.doc_id), elapsed, list(copy.warnings), strategy=strategy,
+                                ocr_pages=list(copy.ocr_pages), unread_pages=list(copy.unread_pages),
+                                timings={"copy": elapsed})
         try:
             with self.ingest_slots.take():
                 return self._index(data, filename, collection, doc_id, sha, config, existing, report, t0)
@@ -262,9 +275,11 @@ class Pipeline:
     def documents(self, collection: str | None = None):
         return self.store.documents(collection)
 
-    def copy_document(self, doc_id: str, collection: str):
+    def copy_document(self, doc_id: str, collection: str, filename: str | None = None):
         """Put an indexed document into another collection too, reusing its vectors (nothing is read or embedded).
 
+        ``filename`` names the copy (default: the original's name). Its passages keep the vectors embedded with the
+        original's name in their prefix: a difference of one field in the prefix, not worth embedding again.
         Returns the copy's record; a copy already there is returned as it is.
         """
         import dataclasses
@@ -274,9 +289,11 @@ class Pipeline:
         existing = self.store.find_by_sha(collection, record.sha256)
         if existing:
             return existing
-        copies = [dataclasses.replace(c, doc_id=new_id, chunk_id=new_id + c.chunk_id[len(record.doc_id):])
-                  for c in chunks]
-        copy = dataclasses.replace(record, doc_id=new_id, collection=collection, added_at=time.time(), folder="")
+        name = filename or record.filename
+        copies = [dataclasses.replace(c, doc_id=new_id, chunk_id=new_id + c.chunk_id[len(record.doc_id):],
+                                      filename=name) for c in chunks]
+        copy = dataclasses.replace(record, doc_id=new_id, collection=collection, added_at=time.time(), folder="",
+                                   filename=name)
         with self._ingest_lock:
             self.store.add_document(copy, copies, vectors, self.store.document_sentences(doc_id),
                                     original=self.store.original(doc_id))

@@ -22,21 +22,21 @@ import gc
 import json
 import math
 import os
-import platform
 import tempfile
 import time
 import tracemalloc
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import psutil
 from rank_bm25 import BM25Okapi
 
+from evaluation.common import machine, machine_line, now, percentile
 from ingestion.chunking import Chunk
 from retrieval.keyword_index import KeywordIndex
 from retrieval.sentence_index import SentenceVectors
-from retrieval.store import DocumentRecord, LocalStore
+from retrieval.store import DocumentRecord, LocalStore, Store
 from retrieval.tokenize import tokenize
 
 HERE = Path(__file__).resolve().parent
@@ -71,8 +71,44 @@ def synthetic_document(n: int, dim: int, rng: np.random.Generator):
     return record, chunks, vectors, SentenceVectors(owner, spans, spans + 1, sentence_vectors.astype(np.float16))
 
 
-def percentile(values: list[float], q: float) -> float:
-    return float(np.percentile(values, q))
+def add_synthetic(store: Store, n: int, dim: int) -> float:
+    """Add a document of ``n`` synthetic chunks (seeded by ``n``) to ``store``, collection ``bench``.
+
+    Returns
+    -------
+    float
+        Seconds ``store.add_document`` took. The document is made before the clock starts and dropped on return,
+        so afterwards only what the store keeps of it holds memory.
+    """
+    document = synthetic_document(n, dim, np.random.default_rng(n))
+    t0 = time.perf_counter()
+    store.add_document(*document)
+    return time.perf_counter() - t0
+
+
+def timed(call: Callable, inputs: Sequence, n: int, warmup: int | None = None) -> tuple[list[float], list]:
+    """Time ``n`` calls of ``call``, cycling over ``inputs``, after untimed warm-up calls.
+
+    Parameters
+    ----------
+    call : takes one input.
+    inputs : what the calls get, in turn.
+    n : timed calls.
+    warmup : untimed calls first, on the first inputs; one per input when ``None``.
+
+    Returns
+    -------
+    tuple[list[float], list]
+        Seconds of each timed call, and what each returned.
+    """
+    for item in inputs[:len(inputs) if warmup is None else warmup]:
+        call(item)
+    times, results = [], []
+    for i in range(n):
+        t = time.perf_counter()
+        results.append(call(inputs[i % len(inputs)]))
+        times.append(time.perf_counter() - t)
+    return times, results
 
 
 # -- the keyword side alone ----------------------------------------------------------------------------------------
@@ -113,13 +149,7 @@ def held_mb(build) -> float:
 
 
 def query_ms(search, questions: list[list[str]], queries: int) -> tuple[float, float]:
-    for tokens in questions:  # warm-up
-        search(tokens)
-    times = []
-    for i in range(queries):
-        t = time.perf_counter()
-        search(questions[i % len(questions)])
-        times.append(time.perf_counter() - t)
+    times, _ = timed(search, questions, queries)
     return 1000 * percentile(times, 50), 1000 * percentile(times, 95)
 
 
@@ -169,9 +199,8 @@ def keyword_comparison(sizes: list[int], queries: int) -> dict:
         for row in rows[-2:]:
             row["same_top_k"], row["questions"], row["max_rel_score_diff"] = sum(same), len(same), worst
     real = tokenize_rate(min(max(sizes), 100_000))
-    return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
-            "queries": queries, "k": KEYWORD_K, "rows": rows, "tokenize_real": real}
+    return {"date": now(), "machine": machine_line(machine()), "queries": queries, "k": KEYWORD_K, "rows": rows,
+            "tokenize_real": real}
 
 
 def run(sizes: list[int], queries: int) -> dict:
@@ -183,15 +212,10 @@ def run(sizes: list[int], queries: int) -> dict:
     process = psutil.Process(os.getpid())
     rows = []
     for n in sizes:
-        rng = np.random.default_rng(n)
         with tempfile.TemporaryDirectory() as tmp:
-            document = synthetic_document(n, embedder.dim, rng)  # made before the clock starts
             before = process.memory_info().rss
             store = LocalStore(Path(tmp), embedder.dim)
-            t0 = time.perf_counter()
-            store.add_document(*document)
-            build = time.perf_counter() - t0
-            del document
+            build = add_synthetic(store, n, embedder.dim)
             rss = process.memory_info().rss - before
             plain = Searcher(store, embedder)
             # Threshold 1: every question is expanded, the worst case (a weak first search).
@@ -215,9 +239,7 @@ def run(sizes: list[int], queries: int) -> dict:
                              "index_build_s": build, "index_rss_mb": rss / 2**20})
                 print(f"{n:>7} chunks {label:>8}: p50 {rows[-1]['p50_ms']:.1f} ms, p95 {rows[-1]['p95_ms']:.1f} ms")
             del store, searcher, plain, expanding
-    return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
-            "queries": queries, "rows": rows}
+    return {"date": now(), "machine": machine_line(machine()), "queries": queries, "rows": rows}
 
 
 def markdown(report: dict) -> str:

@@ -126,6 +126,21 @@ def test_same_file_in_another_collection_is_separate(client, known_pdf, indexed)
         == [other["doc_id"]]
 
 
+def test_same_file_under_another_name_elsewhere_is_copied_not_read_again(client, known_pdf, indexed):
+    other = upload(client, known_pdf, name="copy of survey.pdf", collection="team-b").json()
+    assert list(other["timings"]) == ["copy"]  # nothing read or embedded
+    assert other["pages"] == indexed["pages"] and other["chunks"] == indexed["chunks"]
+    body = client.post("/query", json={"question": CAPITAL_Q, "collection": "team-b"}).json()
+    assert "The capital of Freedonia is Marsupia." in body["answer"]
+    # Cited under the name it was uploaded with in this collection, and as this collection's document.
+    assert {(c["doc_id"], c["filename"]) for c in body["citations"]} == {(other["doc_id"], "copy of survey.pdf")}
+    # Deleting the original leaves the copy whole.
+    client.delete(f"/documents/{indexed['doc_id']}")
+    again = client.post("/query", json={"question": CAPITAL_Q, "collection": "team-b"}).json()
+    assert "The capital of Freedonia is Marsupia." in again["answer"]
+    assert client.get(f"/documents/{other['doc_id']}/pages/1").status_code == 200
+
+
 def test_documents_list_and_delete(client, indexed):
     docs = client.get("/documents", params={"collection": "default"}).json()["documents"]
     assert [d["doc_id"] for d in docs] == [indexed["doc_id"]]
