@@ -39,7 +39,8 @@ class ReadResult:
     title : the PDF's metadata title, else its first heading, else ``filename``.
     ocr_pages : 1-based numbers of the pages read with OCR.
     unread_pages : 1-based numbers of scanned pages left unread (OCR off or unavailable, over the per-document
-        OCR page limit, or OCR failed); ``warnings`` says why. Their ``text`` is ``""``.
+        OCR page limit, or OCR failed) and of pages MuPDF cannot parse; ``warnings`` says why. Their ``text`` is
+        ``""``.
     """
 
     filename: str

@@ -46,6 +46,12 @@ class NoTextLayer(IngestError):
     status_code = 422
 
 
+class DecompressionBomb(IngestError):
+    """A PDF page whose compressed content inflates to far more than any real page holds."""
+
+    status_code = 422
+
+
 class ParserTimeout(IngestError):
     """Reading took longer than the wall-clock or CPU-time limit of the reading process."""
 

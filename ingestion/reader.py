@@ -11,7 +11,9 @@ their numbers, whatever their font sizes.
 A page whose layout text lost words is read again with pdfplumber, and if that loses most of them too, MuPDF's
 plain text is used (``Page.reader == "pymupdf"``). A page without a text layer that is covered by an image (a
 scan) is read with OCR (``Page.reader == "ocr"``), up to a number of pages per document; scanned pages left
-unread are listed in ``ReadResult.unread_pages`` with a warning saying why. Every failure is an
+unread, and pages MuPDF cannot parse, are listed in ``ReadResult.unread_pages`` with a warning saying why. A page
+whose compressed content inflates to more than ``_MAX_PAGE_CONTENT_MB`` (a decompression bomb) is refused before
+it is parsed, and pages larger than four A0 sheets skip the layout model, which renders them. Every failure is an
 :class:`~ingestion.errors.IngestError` whose message tells the user what was wrong and what to do.
 
 The steps live in modules of their own, in the order the data flows: :mod:`ingestion.text_files` decodes text
@@ -24,6 +26,8 @@ and reports progress and warnings.
 from __future__ import annotations
 
 import logging
+import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -33,6 +37,7 @@ import pymupdf
 from ingestion.document import ReadResult
 from ingestion.errors import (
     DamagedPdf,
+    DecompressionBomb,
     EmptyFile,
     EncryptedPdf,
     FileTooLarge,
@@ -60,6 +65,13 @@ _MB = 1024 * 1024
 _PDF_SIGNATURE = b"%PDF-"
 # OCR text below this mean confidence is kept but the user is told it may hold misread words.
 _LOW_OCR_CONFIDENCE = 0.6
+# A page whose content streams inflate to more than this is refused as a decompression bomb before MuPDF parses it.
+# Deflate packs a run of one byte ~1000:1, so a 1 MB upload can hold 1 GB of content; MuPDF parses ~150 MB of it a
+# second and the reader passes over each page several times, so such a page holds a reading process for minutes
+# (until the CPU or wall-clock limit). The densest real pages (maps, CAD drawings) hold tens of MB.
+_MAX_PAGE_CONTENT_MB = 256
+# Largest page area, in square points, read with the layout model: four A0 sheets (4 x 2384 x 3370 pt).
+_MAX_LAYOUT_PAGE_AREA = 4 * 2384 * 3370
 
 
 def read_document(
@@ -116,6 +128,8 @@ def read_document(
         The PDF needs a password to open.
     DamagedPdf
         The PDF cannot be parsed, is truncated or has no pages.
+    DecompressionBomb
+        A page's content inflates to more than ``_MAX_PAGE_CONTENT_MB``.
     NoTextLayer
         No page of the PDF gave any text: no text layer, and OCR was off, unavailable, over its page limit or
         found nothing.
@@ -176,6 +190,7 @@ def _read_pdf(data: bytes, name: str, options: _PdfOptions, report: _Reporter) -
             f"'{name}' is not a PDF: its content does not start with the PDF signature. "
             "Upload the original PDF or a .txt file."
         )
+    pymupdf.TOOLS.mupdf_warnings(reset=True)  # so that _objects_failed() sees this file's problems only
     try:
         doc = pymupdf.open(stream=data, filetype="pdf")
     except Exception as exc:
@@ -216,6 +231,7 @@ def _read_open_pdf(
             f"'{name}' has {doc.page_count:,} pages, more than the {options.max_pages:,}-page limit "
             "(RAG_MAX_PAGES). Split it into smaller files and upload those."
         )
+    _check_content_sizes(doc, name)
     warnings: list[str] = []
     if doc.is_repaired:
         warnings.append(f"'{name}' had errors in its structure and was repaired; some text may be missing.")
@@ -223,8 +239,10 @@ def _read_open_pdf(
     # MuPDF's plain text is cheap (~1 ms a page) and is the yardstick for the layout text. Scanned pages go to
     # OCR and pages without any text are blank: neither goes through the slow layout model (so a scan with OCR
     # off fails fast).
-    raws = [page.get_text() for page in doc]
-    scanned = _scanned_pages(doc, raws)
+    raws, broken = _raw_texts(doc)
+    if len(broken) == doc.page_count:
+        raise _damaged(name, f"is damaged: no page can be parsed ({next(iter(broken.values()))})")
+    scanned = _scanned_pages(doc, raws, skip=broken)
     scanned_set = set(scanned)
     text_pages = [i for i, raw in enumerate(raws) if raw.strip() and i not in scanned_set]
     plan = _plan_ocr(scanned, options)
@@ -234,7 +252,14 @@ def _read_open_pdf(
     geometry = _measure_pages(doc, text_pages)
     texts = [""] * doc.page_count
     readers = ["pymupdf4llm"] * doc.page_count
-    markdown = _layout_markdown(doc, text_pages, name, warnings, report) if text_pages else [""] * doc.page_count
+    # The layout model renders every page it reads, at 72 dpi: a 200 x 200 inch poster page costs it ~2 GB. Larger
+    # pages than that are read with pdfplumber or MuPDF instead (their text is "" here, so they are re-read below).
+    huge = [i for i in text_pages if abs(doc[i].rect) > _MAX_LAYOUT_PAGE_AREA]
+    layout_pages = [i for i in text_pages if i not in huge]
+    if huge:
+        warnings.append(f"{_pages_are(huge, 'unusually large and')} read without headings or tables")
+    markdown = _layout_markdown(doc, layout_pages, name, warnings, report) if layout_pages \
+        else [""] * doc.page_count
     plumber = _LazyPlumber(data)
     try:
         for position, index in enumerate(text_pages):
@@ -248,11 +273,14 @@ def _read_open_pdf(
         report("read", len(text_pages), len(text_pages))
 
     ocr_pages = _run_ocr(doc, plan, options, texts, readers, warnings, report)
-    unread = sorted(set(plan.unread) | (set(plan.pages) - set(ocr_pages)))
+    unread = sorted(set(plan.unread) | (set(plan.pages) - set(ocr_pages)) | set(broken))
     for index in unread:
         readers[index] = "unread"
     if plan.unread:
         warnings.append(f"{_pages_are(plan.unread, 'scanned and')} not read: {plan.reason}")
+    for reason in dict.fromkeys(broken.values()):
+        pages = [i for i, why in broken.items() if why == reason]
+        warnings.append(f"{_pages_are(pages, 'damaged and')} not read: the PDF reader cannot parse it ({reason})")
 
     # Headings come from the layout reader even where another reader supplied the text: pdfplumber marks none,
     # and a heading lost on a re-read page would leave every later page under the previous section.
@@ -293,7 +321,75 @@ def _page_text(
     return _restore_off_axis(text, geometry.off_axis_groups()), reader
 
 
-def _no_text_layer(name: str, scanned: list[int], plan: _OcrPlan, *, ocr_tried: bool = False) -> NoTextLayer:
+def _check_content_sizes(doc: pymupdf.Document, name: str) -> None:
+    """Refuse a page whose content streams (its own and its forms') inflate to more than the limit.
+
+    Only FlateDecode streams are measured (by inflating them here, piece by piece, up to the limit); other filters
+    count their stored size.
+    """
+    limit = _MAX_PAGE_CONTENT_MB * _MB
+    sizes: dict[int, int] = {}  # a stream shared by many pages is measured once
+    for index in range(doc.page_count):
+        try:
+            page = doc[index]
+            xrefs = [*page.get_contents(), *(x[0] for x in page.get_xobjects())]
+        except Exception:  # a page MuPDF cannot load: _raw_texts() reports it
+            continue
+        total = 0
+        for xref in xrefs:
+            if xref not in sizes:
+                sizes[xref] = _inflated_size(doc, xref, limit + 1)
+            total += sizes[xref]
+        if total > limit:
+            raise DecompressionBomb(
+                f"'{name}' cannot be read: the content of page {index + 1} inflates to more than "
+                f"{_MAX_PAGE_CONTENT_MB} MB, far more than any real page holds (a decompression bomb). If the file is "
+                "genuine, print it to a new PDF or split it, and upload that."
+            )
+
+
+def _inflated_size(doc: pymupdf.Document, xref: int, limit: int) -> int:
+    """Bytes stream ``xref`` holds once decoded, counted up to ``limit`` (its stored size unless only FlateDecode)."""
+    raw = doc.xref_stream_raw(xref) or b""
+    filters = re.findall(r"/(\w+)", doc.xref_get_key(xref, "Filter")[1])
+    if not filters or any(f not in ("FlateDecode", "Fl") for f in filters):
+        return len(raw)
+    pieces = iter([raw])
+    for _ in filters:
+        pieces = _inflate(pieces)
+    total = 0
+    try:
+        for piece in pieces:
+            total += len(piece)
+            if total >= limit:
+                break
+    except zlib.error:
+        pass  # damaged data: MuPDF reads what it can of it
+    return total
+
+
+def _inflate(pieces, step: int = _MB):
+    """Inflate a zlib stream given in pieces, yielding at most ``step`` bytes at a time."""
+    inflater = zlib.decompressobj()
+    for piece in pieces:
+        while piece and not inflater.eof:
+            out = inflater.decompress(piece, step)
+            piece = inflater.unconsumed_tail
+            if out:
+                yield out
+        if inflater.eof:
+            return
+
+
+def _objects_failed() -> bool:
+    """Whether MuPDF could not load some object of the file being read (e.g. nested too deeply), per its warnings."""
+    return "cannot load object" in pymupdf.TOOLS.mupdf_warnings()
+
+
+def _no_text_layer(name: str, scanned: list[int], plan: _OcrPlan, *, ocr_tried: bool = False) -> IngestError:
+    if not scanned and _objects_failed():
+        # MuPDF left out pages it could not parse: their text is there, but unreadable, not missing.
+        return _damaged(name, "is damaged: some of its objects cannot be parsed")
     if not scanned:
         return NoTextLayer(
             f"'{name}' has no text layer: no page holds selectable text or a scanned image to read with OCR. "
@@ -322,13 +418,33 @@ class _OcrPlan:
     engine: object = None
 
 
-def _scanned_pages(doc: pymupdf.Document, raws: list[str]) -> list[int]:
-    """0-based indices of pages that are scans: (almost) no text layer and covered by an image."""
+def _scanned_pages(doc: pymupdf.Document, raws: list[str], skip: dict[int, str]) -> list[int]:
+    """0-based indices of pages that are scans: (almost) no text layer and covered by an image. Pages in ``skip``
+    (those MuPDF cannot parse) are left out."""
     try:
         from ingestion.ocr import page_needs_ocr
     except ImportError:  # OCR's own dependencies are missing: still tell scans from blank pages
-        return [i for i, raw in enumerate(raws) if not raw.strip() and doc[i].get_images()]
-    return [i for i in range(doc.page_count) if page_needs_ocr(doc[i])]
+        return [i for i, raw in enumerate(raws) if i not in skip and not raw.strip() and doc[i].get_images()]
+    return [i for i in range(doc.page_count) if i not in skip and page_needs_ocr(doc[i])]
+
+
+def _raw_texts(doc: pymupdf.Document) -> tuple[list[str], dict[int, str]]:
+    """MuPDF's plain text of every page, and the pages it cannot parse with the reason (their text is "").
+
+    A page that breaks one of MuPDF's limits (e.g. too many nested graphics states) or a page tree that loops costs
+    that page, not the document. Running out of memory is not a property of the page and is passed on.
+    """
+    raws: list[str] = []
+    broken: dict[int, str] = {}
+    for index in range(doc.page_count):
+        try:
+            raws.append(doc[index].get_text())
+        except Exception as exc:
+            if isinstance(exc, MemoryError) or "malloc" in str(exc):
+                raise
+            raws.append("")
+            broken[index] = re.sub(r"^code=\d+: ", "", str(exc)).strip() or type(exc).__name__
+    return raws, broken
 
 
 def _plan_ocr(scanned: list[int], options: _PdfOptions) -> _OcrPlan:
