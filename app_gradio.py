@@ -161,6 +161,8 @@ class Sessions:
     def own_collection(self, state: dict) -> str:
         if not state["collection"]:
             name = SESSION_PREFIX + secrets.token_hex(8)
+            # Claimed with a key nobody holds: the HTTP API can neither list nor open a session's collection.
+            self.pipeline.authorize(name, secrets.token_urlsafe(24), create=True)
             for record in self._samples():
                 self.pipeline.copy_document(record.doc_id, name)
             state["collection"] = name

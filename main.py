@@ -9,7 +9,7 @@ import threading
 from contextlib import asynccontextmanager
 from typing import Literal
 
-from fastapi import Depends, FastAPI, File, Form, HTTPException, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -19,9 +19,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingestion.errors import FileTooLarge, IngestError
 from limits import RateLimiter, retry_after
-from pipeline import AnswerResult, Pipeline, QuestionError
+from pipeline import AnswerResult, CollectionLocked, Pipeline, QuestionError
 from retrieval.searcher import SearchResult
-from retrieval.store import UnknownCollection, UnknownDocument
+from retrieval.store import UnknownCollection, UnknownDocument, validate_collection_name
 from settings import Settings, get_settings
 
 log = logging.getLogger("rag")
@@ -46,7 +46,8 @@ class ErrorDetail(BaseModel):
 ERRORS = {
     400: "The body cannot be parsed (not JSON, not UTF-8, broken multipart), or the uploaded file is empty.",
     401: "Missing or wrong API key (only when RAG_API_KEY is set).",
-    404: "No such collection, document or passage.",
+    403: "The collection needs its key (X-Collection-Key), or exists without one and a key was sent.",
+    404: "No such collection, document or passage (or one that needs another X-Collection-Key).",
     413: "The file is over the size or page limit.",
     415: "Not a PDF, text or Markdown file.",
     422: "Invalid request, or a file that cannot be read.",
@@ -140,6 +141,12 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     def get_pipeline(request: Request) -> Pipeline:
         return request.app.state.pipeline
 
+    def collection_key(x_collection_key: str | None = Header(
+            None, description="The key of a collection created with one: it opens that collection and its "
+            "documents; sent with the first upload into a new collection, it makes the collection need it.")
+    ) -> str | None:
+        return x_collection_key or None
+
     def within_quota(limiter: RateLimiter, request: Request, what: str) -> None:
         client = request.client.host if request.client else "unknown"
         wait = limiter.acquire(client)
@@ -175,6 +182,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     async def _unknown(_request: Request, exc: LookupError):
         return JSONResponse({"detail": str(exc.args[0]) if exc.args else str(exc)}, status_code=404)
 
+    @app.exception_handler(CollectionLocked)
+    async def _locked(_request: Request, exc: CollectionLocked):
+        return JSONResponse({"detail": str(exc)}, status_code=403)
+
     @app.exception_handler(QuestionError)
     async def _question(_request: Request, exc: QuestionError):
         return JSONResponse({"detail": str(exc)}, status_code=422)
@@ -188,12 +199,18 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     def stats(p: Pipeline = Depends(get_pipeline)):
         return p.stats()
 
-    @app.post("/ingest", responses=errors(400, 413, 415, 422, 429, 503))
+    @app.post("/ingest", responses=errors(400, 403, 413, 415, 422, 429, 503))
     def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
                strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
                chunk_size: int | None = Form(None, ge=100, le=20000),
                chunk_overlap: int | None = Form(None, ge=0),
-               p: Pipeline = Depends(get_pipeline)):
+               key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
+        try:
+            collection = validate_collection_name(collection)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        # A new collection uploaded into with a key is claimed for that key before anything is read.
+        p.authorize(collection, key, create=True)
         within_quota(uploads, request, "uploads")
         limit = int(p.settings.max_upload_mb * 1024 * 1024)
         data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
@@ -207,17 +224,26 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise HTTPException(422, str(exc)) from None
 
     @app.get("/documents", responses=errors(404, 422))
-    def documents(collection: str | None = None, p: Pipeline = Depends(get_pipeline)):
-        return {"documents": [r.to_dict() for r in p.documents(collection)]}
+    def documents(collection: str | None = None, key: str | None = Depends(collection_key),
+                  p: Pipeline = Depends(get_pipeline)):
+        """The documents of ``collection``, or of every collection the request may see: those without a key and
+        the one its ``X-Collection-Key`` opens."""
+        if collection is not None:
+            p.authorize(collection, key)
+        names = [collection] if collection is not None else p.open_collections(key)
+        return {"documents": [r.to_dict() for name in names for r in p.documents(name)]}
 
     @app.delete("/documents/{doc_id}", responses=errors(404, 422))
-    def delete_document(doc_id: str, p: Pipeline = Depends(get_pipeline)):
+    def delete_document(doc_id: str, key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
+        p.authorize_document(doc_id, key)
         record = p.delete_document(doc_id)
         return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
 
-    def checked(req: QueryRequest, request: Request, p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
-        """Reject a bad question, or one over the client's quota, before any streaming starts, so the status
-        code can say so."""
+    def checked(req: QueryRequest, request: Request, key: str | None = Depends(collection_key),
+                p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
+        """Reject a bad question, a collection the key does not open, or a question over the client's quota,
+        before any streaming starts, so the status code can say so."""
+        p.authorize(req.collection, key)
         p.validate_query(req.question, req.collection, req.doc_ids)
         within_quota(questions, request, "questions")
         try:
@@ -254,10 +280,11 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
              responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"},
                         **errors(404, 422)})
     def page_image(doc_id: str, page: int, chunk_id: str | None = None, quote: str = "",
-                   p: Pipeline = Depends(get_pipeline)):
+                   key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
         """The page rendered as PNG, with passage ``chunk_id`` highlighted (only ``quote``, a citation's quoted
         sentences, when given and found); ``X-Highlight-Boxes`` lists the boxes (image pixels) and
         ``X-Highlight-Matched`` the share of the highlighted words found on the page."""
+        p.authorize_document(doc_id, key)
         try:
             image = p.page_image(doc_id, page, chunk_id, quote=quote[:5000])
         except ValueError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.util
 import logging
 import os
@@ -35,7 +36,7 @@ class IngestResult:
     replaced: bool = False  # the same file was indexed before with other chunking and has been re-indexed
     strategy: str = "recursive_char"
     ocr_pages: list[int] = field(default_factory=list)
-    unread_pages: list[int] = field(default_factory=list)  # scanned pages over the OCR cap, or OCR unavailable
+    unread_pages: list[int] = field(default_factory=list)  # scanned pages not OCR'd, or pages that cannot be parsed
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -60,6 +61,10 @@ class AnswerResult:
     conversation_id: str | None = None
     warning: str | None = None  # shown with the answer (low retrieval confidence)
     note: str | None = None  # why the answer is not what the mode promised (e.g. the LLM failed: extractive)
+
+
+class CollectionLocked(PermissionError):
+    """An upload into a collection whose key was not given (or a key for one that has none)."""
 
 
 class QuestionError(ValueError):
@@ -275,6 +280,55 @@ class Pipeline:
     def documents(self, collection: str | None = None):
         return self.store.documents(collection)
 
+    # -- collections with a key --------------------------------------------------------------------------------
+    def authorize(self, collection: str, key: str | None, *, create: bool = False) -> None:
+        """Let ``key`` into ``collection`` or refuse as if the collection did not exist.
+
+        A collection created with a key (``create`` and a key for a collection not there yet) needs that key
+        from then on; one created without stays open to all. Only the key's SHA-256 is stored.
+
+        Raises
+        ------
+        UnknownCollection
+            The collection needs another key (the message is the one for a collection that does not exist, so
+            a guess learns nothing).
+        CollectionLocked
+            ``create``: the collection exists and needs another key, or exists without one and a key was given.
+        """
+        from retrieval.store import UnknownCollection, missing_collection
+
+        given = hashlib.sha256(key.encode()).hexdigest() if key else None
+        if create and given and self.store.claim(collection, given):
+            return
+        wanted = self.store.key_hash(collection)
+        if wanted is None:
+            if create and given:
+                raise CollectionLocked(f"Collection {collection!r} already exists without a key; a key can only be "
+                                       "set when a collection is created. Use a new collection name.")
+            return
+        if given is not None and hmac.compare_digest(wanted, given):
+            return
+        if create:
+            raise CollectionLocked(f"Collection {collection!r} needs its key: send it as X-Collection-Key, or use "
+                                   "another collection name.")
+        raise UnknownCollection(missing_collection(collection))
+
+    def open_collections(self, key: str | None) -> list[str]:
+        """The collections ``key`` may see: those without a key and those its key opens."""
+        given = hashlib.sha256(key.encode()).hexdigest() if key else None
+        return [c for c in self.store.collections()
+                if (wanted := self.store.key_hash(c)) is None or (given and hmac.compare_digest(wanted, given))]
+
+    def authorize_document(self, doc_id: str, key: str | None) -> None:
+        """Refuse a document of a collection ``key`` does not open, as if it did not exist."""
+        from retrieval.store import UnknownCollection, UnknownDocument
+
+        record = self.store.document_data(doc_id)[0]
+        try:
+            self.authorize(record.collection, key)
+        except UnknownCollection:
+            raise UnknownDocument(f"Document {doc_id!r} does not exist.") from None
+
     def copy_document(self, doc_id: str, collection: str, filename: str | None = None):
         """Put an indexed document into another collection too, reusing its vectors (nothing is read or embedded).
 
@@ -353,11 +407,11 @@ class Pipeline:
         ------
         QuestionError, retrieval.store.UnknownCollection, retrieval.store.UnknownDocument
         """
-        from retrieval.store import UnknownCollection
+        from retrieval.store import UnknownCollection, missing_collection
 
         question = self._check_question(question)
         if collection not in self.store.collections():
-            raise UnknownCollection(f"Collection {collection!r} does not exist; upload a document to it first.")
+            raise UnknownCollection(missing_collection(collection))
         if doc_ids is not None:
             self._check_doc_ids(collection, doc_ids)
         return question
@@ -454,8 +508,11 @@ class Pipeline:
         for name in self.store.collections():
             docs = self.store.documents(name)
             collections[name] = {"documents": len(docs), "chunks": sum(d.chunks for d in docs)}
+        keyed = [name for name in collections if self.store.key_hash(name)]
         return {
-            "collections": collections,
+            # Collections with a key (the UI's sessions among them) are counted, never named.
+            "collections": {name: c for name, c in collections.items() if name not in keyed},
+            "collections_with_key": len(keyed),
             "documents": sum(c["documents"] for c in collections.values()),
             "chunks": sum(c["chunks"] for c in collections.values()),
             "models": {

@@ -88,6 +88,9 @@ class PageImage:
     matched: float = 0.0
 
 
+MAX_SIDE_PX = 2400  # longest side of a rendered page; a Letter page at 110 dpi is 1210
+
+
 def render_page(pdf: bytes, page_number: int, highlight: str | None = None, *, dpi: int = 110) -> PageImage:
     """Render one page of a PDF as a PNG with a passage highlighted in translucent yellow.
 
@@ -125,7 +128,10 @@ def render_page(pdf: bytes, page_number: int, highlight: str | None = None, *, d
                 f"{'s' * (doc.page_count != 1)}, numbered 1 to {doc.page_count}."
             )
         page = doc[page_number - 1]
-        scale = pymupdf.Matrix(dpi / 72, dpi / 72)
+        # A poster-sized page at the screen resolution would be a 20,000-pixel image (MuPDF refuses, and nobody
+        # could read it): the longest side is kept to MAX_SIDE_PX.
+        zoom = min(dpi / 72, MAX_SIDE_PX / max(page.rect.width, page.rect.height, 1))
+        scale = pymupdf.Matrix(zoom, zoom)
         pix = page.get_pixmap(matrix=scale, alpha=False)
         rects, matched = find_boxes(page, highlight) if highlight and highlight.strip() else ([], 0.0)
         # Word rectangles are in unrotated page space; the pixmap shows the page turned by /Rotate, then scaled.

@@ -83,6 +83,11 @@ def validate_collection_name(name: str) -> str:
     return name
 
 
+def missing_collection(name: str) -> str:
+    """The one message for a collection that does not exist (or that the caller's key does not open)."""
+    return f"Collection {name!r} does not exist; upload a document to it first."
+
+
 class Store(ABC):
     """The interface the pipeline and searcher rely on."""
 
@@ -95,6 +100,15 @@ class Store(ABC):
 
     @abstractmethod
     def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None: ...
+
+    @abstractmethod
+    def key_hash(self, collection: str) -> str | None:
+        """The SHA-256 (hex) of the key that opens ``collection``, or ``None`` when it is open to all."""
+
+    @abstractmethod
+    def claim(self, collection: str, key_hash: str) -> bool:
+        """Make ``collection`` need the key hashing to ``key_hash`` if it does not exist yet; ``True`` if it was
+        claimed now or already held that key."""
 
     @abstractmethod
     def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
@@ -204,6 +218,7 @@ class LocalStore(Store):
         self.k1, self.b = bm25_k1, bm25_b
         self._lock = threading.RLock()
         self._indexes: dict[str, _CollectionIndex] = {}
+        self._keys: dict[str, str] = {}  # collection -> SHA-256 of its key; saved in its manifest
         (self.root / "collections").mkdir(parents=True, exist_ok=True)
         for folder in sorted((self.root / "collections").iterdir()):
             if (folder / "manifest.json").exists():
@@ -218,6 +233,8 @@ class LocalStore(Store):
 
     def _load(self, collection: str) -> _CollectionIndex:
         manifest = json.loads((self._dir(collection) / "manifest.json").read_text())
+        if manifest.get("key_sha256"):
+            self._keys[collection] = manifest["key_sha256"]
         records, parts = {}, {}
         for data in manifest["documents"]:
             record = DocumentRecord(**data)
@@ -253,7 +270,8 @@ class LocalStore(Store):
             raise
 
     def _write_manifest(self, collection: str, records: dict[str, DocumentRecord]) -> None:
-        body = json.dumps({"documents": [r.to_dict() for r in records.values()]}, ensure_ascii=False, indent=1)
+        body = json.dumps({"documents": [r.to_dict() for r in records.values()],
+                           "key_sha256": self._keys.get(collection)}, ensure_ascii=False, indent=1)
         self._dir(collection).mkdir(parents=True, exist_ok=True)
         self._write_atomic(self._dir(collection) / "manifest.json", body.encode("utf-8"))
 
@@ -265,11 +283,21 @@ class LocalStore(Store):
         try:
             return self._indexes[collection]
         except KeyError:
-            raise UnknownCollection(f"Collection {collection!r} does not exist.") from None
+            raise UnknownCollection(missing_collection(collection)) from None
 
     def documents(self, collection: str | None = None) -> list[DocumentRecord]:
         names = self.collections() if collection is None else [collection]
         return [r for name in names for r in self._index(name).records.values()]
+
+    def key_hash(self, collection: str) -> str | None:
+        return self._keys.get(collection)
+
+    def claim(self, collection: str, key_hash: str) -> bool:
+        with self._lock:
+            if collection not in self._indexes and collection not in self._keys:
+                # Held in memory until the first document's manifest records it; a restart before that frees it.
+                self._keys[collection] = key_hash
+            return self._keys.get(collection) == key_hash
 
     def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None:
         index = self._indexes.get(collection)
@@ -339,7 +367,8 @@ class LocalStore(Store):
         with self._lock:
             index = self._indexes.pop(collection, None)
             if index is None:
-                raise UnknownCollection(f"Collection {collection!r} does not exist.")
+                raise UnknownCollection(missing_collection(collection))
+            self._keys.pop(collection, None)
             # The manifest goes first: a crash after it leaves only unnamed folders, removed when the store opens.
             (self._dir(collection) / "manifest.json").unlink(missing_ok=True)
             shutil.rmtree(self._dir(collection), ignore_errors=True)
