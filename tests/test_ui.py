@@ -27,7 +27,7 @@ def serve(pipeline):
 
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(pipeline=pipeline), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+                                           log_level="warning", timeout_graceful_shutdown=1))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.time() + 30
