@@ -10,8 +10,12 @@ from __future__ import annotations
 import json
 import os
 import platform
+import socket
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -68,3 +72,36 @@ def write_results(stem: str, markdown: str, payload: dict, out: Path = RESULTS) 
     js.write_text(json.dumps(payload, indent=1, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
     print(f"wrote {md} and {js}", file=sys.stderr)
     return md, js
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def serve(app, *, start_timeout: float = 120.0) -> Iterator[str]:
+    """``app`` (ASGI) on a real uvicorn at 127.0.0.1 in a background thread; yields its base URL (no slash).
+
+    Used by the load and hostile-file runs and by the tests that need a live server. On exit, connections still
+    open (a streaming client) get one second before they are closed.
+    """
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                           timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_timeout
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)  # polling server.started, not a fixed wait
+    if not server.started:
+        raise RuntimeError("the server did not start")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 import tempfile
 import threading
@@ -36,6 +35,7 @@ from pathlib import Path
 import httpx
 
 from evaluation.common import RESULTS, machine, machine_line, now, percentile, write_results
+from evaluation.common import serve as serve_app
 from tests import pdf_factory as pf
 from tests.hostile_factory import INJECTION_MARK, LIMITS, Case, build_corpus
 
@@ -68,34 +68,13 @@ def hostile_settings(data_dir: Path, limits: dict | None = None):
                     _env_file=None, **{**LIMITS, **(limits or {})})
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def serve(settings) -> Iterator[str]:
-    """The API on a real uvicorn at 127.0.0.1 in a background thread; yields its base URL."""
-    import uvicorn
-
+    """The API with ``settings`` on a live server; yields its base URL."""
     from main import create_app
 
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, ui=False), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, name="hostile-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120
-    while not server.started and time.monotonic() < deadline and thread.is_alive():
-        time.sleep(0.05)
-    if not server.started:
-        raise RuntimeError("the server did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(15)
+    with serve_app(create_app(settings, ui=False)) as url:
+        yield url
 
 
 class HealthPoller:

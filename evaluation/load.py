@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import socket
 import sys
 import tempfile
 import threading
@@ -43,6 +42,7 @@ from pathlib import Path
 import httpx
 
 from evaluation.common import HERE, machine, machine_line, now, percentile, write_results
+from evaluation.common import serve as serve_app
 
 TYPES = ("ask", "ask_stream", "ask_foreign", "upload")
 MIX = (("ask", 0.6), ("ask_stream", 0.2), ("ask_foreign", 0.2))
@@ -52,34 +52,13 @@ MAX_EXAMPLES = 10
 
 
 # -- the server ----------------------------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def serve(pipeline):
-    """The API (no UI) on a real uvicorn at 127.0.0.1 in a background thread; yields its base URL."""
-    import uvicorn
-
+    """The API (no UI) around ``pipeline`` on a live server; yields its base URL."""
     from main import create_app
 
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(pipeline=pipeline, ui=False), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started and thread.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    if not server.started:
-        raise RuntimeError("the server did not start")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(30)
+    with serve_app(create_app(pipeline=pipeline, ui=False)) as url:
+        yield url
 
 
 def load_settings(data_dir: Path, **overrides):

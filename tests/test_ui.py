@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from contextlib import contextmanager
 
 import pytest
@@ -12,33 +9,14 @@ import pytest
 from tests import pdf_factory as pf
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def serve(pipeline):
     """The app (UI and API) on a real uvicorn at 127.0.0.1; yields its base URL."""
-    import uvicorn
-
+    from evaluation.common import serve as serve_app
     from main import create_app
 
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(pipeline=pipeline), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not server.started and time.time() < deadline:
-        time.sleep(0.1)
-    assert server.started, "server did not start"
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with serve_app(create_app(pipeline=pipeline), start_timeout=30) as url:
+        yield url
 
 
 @pytest.fixture
