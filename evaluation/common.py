@@ -48,6 +48,15 @@ def machine() -> dict:
             "python": platform.python_version()}
 
 
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages (None where the platform has none): timings taken while other work
+    runs are slower, and the reports say how busy the machine was."""
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except (OSError, AttributeError):
+        return None
+
+
 def machine_line(m: dict) -> str:
     """One line naming the machine, for reports: ``2 CPUs (model), 24 GB, Python 3.11.x, Linux-...``."""
     memory = f", {m['memory_gb']:g} GB" if m.get("memory_gb") else ""

@@ -16,7 +16,6 @@ is ingested per question or per variant. Each question searches its own document
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import sys
 import time
@@ -24,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evaluation.common import RESULTS, machine, machine_line, now, write_results
+from evaluation.common import RESULTS, load_average, machine, machine_line, now, write_results
 from evaluation.eval import (CACHE_ROOT, DEFAULT_DOCS, DEFAULT_GOLD, evaluate, ingest_docs, reported_settings,
                              settings_digest)
 from evaluation.gold import load_gold
@@ -419,13 +418,6 @@ def _loads(values) -> str:
     return "–" if values is None else "/".join(f"{v:.1f}" for v in values)
 
 
-def _load_average() -> list[float] | None:
-    try:
-        return [round(v, 2) for v in os.getloadavg()]
-    except (OSError, AttributeError):  # not available on every platform
-        return None
-
-
 def readme_block(table: str, meta: dict) -> str:
     """The Markdown the README shows between its ``results:grid`` markers (the day only, as the other blocks)."""
     notes = [meta["reranker_note"]] if not meta["reranker"]["loaded"] else []
@@ -488,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     for note in skipped:
         print(note, file=sys.stderr)
     started = time.perf_counter()
-    load_at_start = _load_average()
+    load_at_start = load_average()
     rows: list[dict] = []
     configs_meta: list[dict] = []
     reranker = {"model": args.reranker, "loaded": False, "error": "no configuration was run"}
@@ -512,7 +504,7 @@ def main(argv: list[str] | None = None) -> int:
         "skipped": skipped, "configs": configs_meta, "best": best,
         "elapsed_seconds": round(time.perf_counter() - started, 1),
         # Ingestion and question timings depend on what else the machine was doing; this says how busy it was.
-        "load_average": load_at_start, "load_average_end": _load_average(),
+        "load_average": load_at_start, "load_average_end": load_average(),
         "settings": _shared_settings(Settings(index_samples=False, reranker_model=args.reranker)),
     }
     shown = chart_rows(rows)

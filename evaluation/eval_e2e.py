@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import time
@@ -27,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evaluation import eval as retrieval_eval
-from evaluation.common import machine, machine_line, now, write_results
+from evaluation.common import load_average, machine, machine_line, now, write_results
 from evaluation.eval import COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, ingest_docs, reported_settings, \
     settings_digest
 from evaluation.gold import GoldQuestion, load_gold
@@ -320,13 +319,6 @@ def render_report(meta: dict, rows: list[dict], tables: str) -> str:
     ])
 
 
-def _load() -> float | None:
-    try:
-        return round(os.getloadavg()[0], 2)
-    except (OSError, AttributeError):  # not available on every platform
-        return None
-
-
 def _load_text(load: dict) -> str:
     return " → ".join("?" if v is None else f"{v:.2f}" for v in (load["before"], load["after"]))
 
@@ -378,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"judge: {judge.model}, at most {judge.budget:,} tokens", file=sys.stderr)
 
     ingests = ingest_docs(pipeline, sorted({q.doc for q in questions}), args.docs, record_path)
-    load_before = _load()
+    load_before = (load_average() or [None])[0]
     rows = run(pipeline, questions, {doc: rec["doc_id"] for doc, rec in ingests.items()}, args.scope, args.top_k,
                judge)
     if judge is not None:
@@ -393,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
         "answers": "llm" if pipeline.llm is not None else "extractive",
         "llm_model": settings.llm_model if pipeline.llm is not None else None,
         # Latencies on a shared machine depend on what else runs: the 1-minute load average before and after.
-        "load_average": {"before": load_before, "after": _load()},
+        "load_average": {"before": load_before, "after": (load_average() or [None])[0]},
         "settings": reported_settings(settings), "judge": judge_meta,
         "store": str(settings.data_dir), "documents": ingests,
         "searched_documents": sorted(set(collection_names(pipeline).values())) if args.scope == "collection"
