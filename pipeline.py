@@ -63,6 +63,11 @@ class AnswerResult:
     note: str | None = None  # why the answer is not what the mode promised (e.g. the LLM failed: extractive)
 
 
+def _key_hash(key: str | None) -> str | None:
+    """What is stored of a collection key: its SHA-256, never the key."""
+    return hashlib.sha256(key.encode()).hexdigest() if key else None
+
+
 class CollectionLocked(PermissionError):
     """An upload into a collection whose key was not given (or a key for one that has none)."""
 
@@ -176,9 +181,7 @@ class Pipeline:
                  "it was not embedded again."], duplicate=True, strategy=strategy,
                 ocr_pages=existing.ocr_pages, unread_pages=existing.unread_pages)
 
-        twin = None if existing else next(
-            (r for r in self.store.documents() if r.sha256 == sha and (r.strategy, r.chunk_size, r.chunk_overlap)
-             == config), None)
+        twin = None if existing else next(self._twins(sha, config), None)
         if twin is not None:
             # The same file, chunked the same way, in another collection: copy it (milliseconds) rather than read
             # and embed it again (seconds per page).
@@ -266,15 +269,19 @@ class Pipeline:
     def _chunk_ids(self, doc_id: str) -> list[str]:
         return [c.chunk_id for c in self.store.document_data(doc_id)[1]]
 
+    def _twins(self, sha: str, config: tuple):
+        """Indexed documents, in any collection, of the same file chunked the same way."""
+        return (r for r in self.store.documents()
+                if r.sha256 == sha and (r.strategy, r.chunk_size, r.chunk_overlap) == config)
+
     def _reuse_vectors(self, sha: str, config: tuple, chunks):
         """Passage and sentence vectors of the same file chunked the same way in another collection, if any."""
-        for record in self.store.documents():
-            if record.sha256 == sha and (record.strategy, record.chunk_size, record.chunk_overlap) == config:
-                _, old_chunks, vectors = self.store.document_data(record.doc_id)
-                sentences = self.store.document_sentences(record.doc_id)
-                if [c.text for c in old_chunks] == [c.text for c in chunks] and (
-                        sentences is not None or not self.settings.sentence_vectors):
-                    return vectors, sentences
+        for record in self._twins(sha, config):
+            _, old_chunks, vectors = self.store.document_data(record.doc_id)
+            sentences = self.store.document_sentences(record.doc_id)
+            if [c.text for c in old_chunks] == [c.text for c in chunks] and (
+                    sentences is not None or not self.settings.sentence_vectors):
+                return vectors, sentences
         return None
 
     def documents(self, collection: str | None = None):
@@ -297,7 +304,7 @@ class Pipeline:
         """
         from retrieval.store import UnknownCollection, missing_collection
 
-        given = hashlib.sha256(key.encode()).hexdigest() if key else None
+        given = _key_hash(key)
         if create and given and self.store.claim(collection, given):
             return
         wanted = self.store.key_hash(collection)
@@ -315,7 +322,7 @@ class Pipeline:
 
     def open_collections(self, key: str | None) -> list[str]:
         """The collections ``key`` may see: those without a key and those its key opens."""
-        given = hashlib.sha256(key.encode()).hexdigest() if key else None
+        given = _key_hash(key)
         return [c for c in self.store.collections()
                 if (wanted := self.store.key_hash(c)) is None or (given and hmac.compare_digest(wanted, given))]
 

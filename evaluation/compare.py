@@ -295,24 +295,6 @@ def write_chart(rows: Sequence[dict], path: Path, title: str) -> Path:
     return path
 
 
-class _Variant:
-    """A pipeline whose searches and answers all use or all skip the cross-encoder.
-
-    :func:`evaluation.eval.evaluate` calls ``search`` and ``answer`` without ``rerank``, and the pipeline's
-    default is to rerank whenever the weights are loaded; this passes the variant's choice to both calls.
-    """
-
-    def __init__(self, pipeline, rerank: bool):
-        self._pipeline = pipeline
-        self._rerank = rerank
-
-    def search(self, *args, **kwargs):
-        return self._pipeline.search(*args, rerank=self._rerank, **kwargs)
-
-    def answer(self, *args, **kwargs):
-        return self._pipeline.answer(*args, rerank=self._rerank, **kwargs)
-
-
 def _open_pipeline(store: Path, config: ChunkConfig, fusion: str, args: argparse.Namespace):
     from pipeline import Pipeline
     from settings import Settings
@@ -377,8 +359,8 @@ def run_config(config: ChunkConfig, questions, args: argparse.Namespace) -> tupl
     rows = []
     for fusion, rerank in search_variants(fusions, args.rerank, reranker["loaded"]):
         started = time.perf_counter()
-        per_question = evaluate(_Variant(pipelines[fusion], rerank), questions, doc_ids, MODE, SCOPE,
-                                args.top_k, answer=True, quiet=True)
+        per_question = evaluate(pipelines[fusion], questions, doc_ids, MODE, SCOPE,
+                                args.top_k, answer=True, quiet=True, rerank=rerank)
         row = grid_row(config, fusion, rerank, summarize(per_question), ingestion)
         row["questions"] = {r["id"]: {"rank": r["rank"], "abstained": r["abstained"]} for r in per_question}
         rows.append(row)

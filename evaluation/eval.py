@@ -121,18 +121,18 @@ def _passage(hit):
 
 
 def evaluate(pipeline, questions: list[GoldQuestion], doc_ids: dict[str, str], mode: str, scope: str,
-             top_k: int, answer: bool = True, quiet: bool = False) -> list[dict]:
+             top_k: int, answer: bool = True, quiet: bool = False, rerank: bool = True) -> list[dict]:
     """Search (and answer, unless ``answer`` is false) every question; return one JSON-ready row per question
-    (see metrics.summarize)."""
+    (see metrics.summarize). ``rerank=False`` skips the cross-encoder in both, as the API's ``rerank`` field does."""
     names = {doc_id: doc for doc, doc_id in doc_ids.items()}
     rows = []
     for i, q in enumerate(questions, start=1):
         started = time.perf_counter()
         scope_ids = [doc_ids[q.doc]] if scope == "doc" else None
         found = pipeline.search(q.question, collection=COLLECTION, doc_ids=scope_ids,
-                                top_k=max(SEARCH_DEPTH, top_k), mode=mode)
-        reply = pipeline.answer(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k, mode=mode) \
-            if answer else None
+                                top_k=max(SEARCH_DEPTH, top_k), mode=mode, rerank=rerank)
+        reply = pipeline.answer(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k, mode=mode,
+                                rerank=rerank) if answer else None
         hits = list(found.hits)
         passages = [_passage(h) for h in hits]
         rank = first_relevant_rank([p.text for p in passages], q.evidence) if q.answerable else None

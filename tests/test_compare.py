@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -57,16 +56,6 @@ def test_rerank_on_variants_need_loaded_weights():
         ("weighted", False), ("weighted", True), ("rrf", False), ("rrf", True)]
     assert search_variants(["weighted", "rrf"], ["off", "on"], False) == [("weighted", False), ("rrf", False)]
     assert search_variants(["rrf"], ["on"], False) == []
-
-
-def test_variant_passes_its_rerank_choice_to_search_and_answer():
-    calls = []
-    fake = SimpleNamespace(search=lambda *a, **kw: calls.append(("search", kw["rerank"])),
-                           answer=lambda *a, **kw: calls.append(("answer", kw["rerank"])))
-    variant = compare._Variant(fake, rerank=False)
-    variant.search("q", collection="eval", top_k=8)
-    variant.answer("q", collection="eval", top_k=5)
-    assert calls == [("search", False), ("answer", False)]
 
 
 def test_sizes_outside_the_pipeline_limits_are_refused():

@@ -352,10 +352,12 @@ class FakePipeline:
 
     def __init__(self, wrap=False):
         self.calls = []
+        self.reranks = []
         self.wrap = wrap
 
-    def search(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid"):
+    def search(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid", rerank=True):
         self.calls.append(("search", collection, doc_ids, top_k, mode))
+        self.reranks.append(("search", rerank))
         hits = [
             SimpleNamespace(text="unrelated", page=2, doc_id="id-nist", filename="nist.pdf", chunk_id="n1", score=0.9),
             SimpleNamespace(text="A variant of\nAdam based on the inﬁnity norm", page=9, doc_id="id-adam",
@@ -365,8 +367,9 @@ class FakePipeline:
             hits = [SimpleNamespace(chunk=h, score=h.score, rank=i) for i, h in enumerate(hits, start=1)]
         return SimpleNamespace(hits=hits[:top_k], confidence=0.7)
 
-    def answer(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid"):
+    def answer(self, question, collection="default", doc_ids=None, top_k=5, mode="hybrid", rerank=True):
         self.calls.append(("answer", collection, doc_ids, top_k, mode))
+        self.reranks.append(("answer", rerank))
         cite = SimpleNamespace(doc_id="id-adam", page=9, chunk_id="a1")
         return SimpleNamespace(answer="A variant.", abstained=False, sources=[], citations=[cite], confidence=0.6)
 
@@ -391,6 +394,19 @@ def test_runner_ranks_maps_documents_and_scopes_searches(wrap):
     fake.calls.clear()
     runner.evaluate(fake, [question], doc_ids, mode="hybrid", scope="collection", top_k=12)
     assert fake.calls == [("search", "eval", None, 12, "hybrid"), ("answer", "eval", None, 12, "hybrid")]
+
+
+def test_runner_passes_the_rerank_choice_to_search_and_answer():
+    # The grid's rerank-off rows must skip the cross-encoder in both calls, whatever the pipeline's default.
+    fake = FakePipeline()
+    question = GoldQuestion("q1", "adam", "lexical", "What is AdaMax?", ("infinity norm",), (9,), "", "dev")
+    runner.evaluate(fake, [question], {"adam": "id-adam", "nist": "id-nist"}, mode="hybrid", scope="doc", top_k=5,
+                    rerank=False, quiet=True)
+    assert fake.reranks == [("search", False), ("answer", False)]
+    fake.reranks.clear()
+    runner.evaluate(fake, [question], {"adam": "id-adam", "nist": "id-nist"}, mode="hybrid", scope="doc", top_k=5,
+                    quiet=True)
+    assert fake.reranks == [("search", True), ("answer", True)]
 
 
 def test_runner_cache_key_ignores_location_and_report_hides_the_key():
