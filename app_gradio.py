@@ -40,8 +40,9 @@ def sources_html(result) -> str:
     """The retrieved passages, best first, with page, section and every score."""
     if not result.hits:
         return "<p>No passage matched.</p>"
-    parts = [f"<p><b>Confidence: {esc(result.confidence_level)}</b> (best cosine similarity "
-             f"{result.confidence:.2f})</p>", expansion_html(result.expansion)]
+    # No confidence level here: the passages come before the answer, whose level (shown with it) also weighs
+    # whether a sentence answers the question.
+    parts = [f"<p>Best passage similarity {result.confidence:.2f}</p>", expansion_html(result.expansion)]
     for hit in result.hits:
         c, s = hit.chunk, hit.scores
         fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
@@ -77,8 +78,11 @@ def mode_note(pipeline: Pipeline) -> str:
 
 
 def answer_text(result) -> str:
-    """The final answer as shown in the chat (plain text: the chat does not render HTML), with any warning or note."""
+    """The final answer as shown in the chat (plain text: the chat does not render HTML), with its confidence (one
+    decision with the warning and the abstention, so they never disagree) and any note."""
     parts = [result.answer]
+    if not result.abstained:
+        parts.append(f"Confidence: {result.confidence_level}")
     if result.warning:
         parts.append(f"⚠️ {result.warning}")
     if result.note:

@@ -74,8 +74,10 @@ def hit_json(hit) -> dict:
 
 
 def search_json(result: SearchResult) -> dict:
+    """A ranking as JSON. ``retrieval_level`` grades the best passage cosine only; the answer's own level (which
+    also weighs whether a sentence fits the question) is ``confidence_level`` in the answer."""
     return {"resolved_question": result.question,
-            "confidence": result.confidence, "confidence_level": result.confidence_level, "mode": result.mode,
+            "confidence": result.confidence, "retrieval_level": result.confidence_level, "mode": result.mode,
             "expansion": result.expansion.to_dict() if result.expansion else None,
             "sources": [hit_json(h) for h in result.hits]}
 
@@ -304,7 +306,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     @app.post("/debug/chunks", responses=errors(400, 404, 422, 429))
     def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode, rerank=req.rerank)
-        return {"question": req.question, **search_json(result), "timings": result.timings}
+        # No answer here: the ranking's level is the only one there is.
+        return {"question": req.question, **search_json(result), "confidence_level": result.confidence_level,
+                "timings": result.timings}
 
     if ui:
         import gradio as gr

@@ -53,7 +53,7 @@ class AnswerResult:
     resolved_question: str
     timings: dict[str, float] = field(default_factory=dict)
     mode: str = "extractive"
-    confidence_level: str = "high"
+    confidence_level: str = "high"  # the answer's level (generation.decision): high, low or insufficient
     support: float = 0.0  # how well the best quoted sentence covers the question (the abstention score)
     expansion: object = None  # retrieval.expansion.Expansion when the question was expanded
     question: str = ""  # as asked; resolved_question is what was searched (a follow-up made standalone)
@@ -97,6 +97,7 @@ class Pipeline:
             # Before any model code runs: a hub lookup offline otherwise retries for ~46 s before failing.
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from generation.decision import Policy
         from generation.extractive import ExtractiveAnswerer
         from generation.conversation import Conversations, LLMRewriter
         from generation.llm import LLM
@@ -120,11 +121,11 @@ class Pipeline:
                                  reranker=self.reranker, rerank_candidates=s.rerank_candidates,
                                  expander=make_expander(s.expansion, self.llm, self.embedder),
                                  expansion_threshold=s.expansion_threshold)
+        self.policy = Policy.from_settings(s)
         self.answerer = ExtractiveAnswerer(
-            self.embedder, s.answer_threshold, s.answer_max_sentences,
-            sentence_vectors=self.store.sentence_vectors)
-        self.llm_answerer = LLMAnswerer(self.llm, self.answerer, insufficient=s.confidence_insufficient,
-                                        low=s.confidence_low) if self.llm else None
+            self.embedder, max_sentences=s.answer_max_sentences, sentence_vectors=self.store.sentence_vectors,
+            policy=self.policy)
+        self.llm_answerer = LLMAnswerer(self.llm, self.answerer, self.policy) if self.llm else None
         self.conversations = Conversations.from_settings(s)
         self.rewriter = LLMRewriter(self.llm) if self.llm else None
         self._ingest_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
@@ -227,7 +228,7 @@ class Pipeline:
                 [c.embedding_text() if s.embed_prefix else c.text for c in chunks],
                 progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + share * done / total))
             sentences = SentenceVectors.build(
-                [c.text for c in chunks], self.embedder.encode,
+                chunks, self.embedder.encode,
                 progress=lambda done, total: report(f"Embedded {done}/{total} sentences",
                                                     0.5 + share + (0.45 - share) * done / total),
             ) if s.sentence_vectors else None
@@ -460,14 +461,21 @@ class Pipeline:
         it?") be rewritten from it before retrieval; ``None`` asks a standalone question. ``rerank=False`` skips
         the cross-encoder for this question.
         """
-        from generation.conversation import Turn, resolve
+        from generation.conversation import Turn, resolve_with_certainty
 
         t0 = time.perf_counter()
         question = self.validate_query(question, collection, doc_ids)
         history = self.conversations.history(conversation_id) if conversation_id else []
-        resolved, rewrite = resolve(question, history, self.rewriter)
-        result = self.searcher.search(resolved, collection, doc_ids, top_k or self.settings.top_k, mode,
-                                      rerank=rerank)
+        resolution = resolve_with_certainty(question, history, self.rewriter)
+        resolved, rewrite = resolution.question, resolution.method
+        k = top_k or self.settings.top_k
+        result = self.searcher.search(resolved, collection, doc_ids, k, mode, rerank=rerank)
+        if not resolution.certain and resolved != question:
+            # The rules could not tell a follow-up from a question that stands alone: search it as asked too and
+            # keep whichever comes closer to the documents.
+            as_asked = self.searcher.search(question, collection, doc_ids, k, mode, rerank=rerank)
+            if as_asked.confidence > result.confidence:
+                result, resolved, rewrite = as_asked, question, "unchanged"
         yield "sources", result
         t1 = time.perf_counter()
         if self.llm_answerer is not None:
@@ -478,25 +486,23 @@ class Pipeline:
                 else:
                     yield kind, payload
             text, abstained, citations, support = final.text, final.abstained, final.citations, final.support
-            answer_mode, warning, note = final.mode, final.warning, final.note
+            answer_mode, note, decision = final.mode, final.note, final.decision
         else:
-            answer = self.answerer.answer(resolved, result.hits, result.vector)
+            answer = self.answerer.answer(resolved, result.hits, result.vector, retrieval=result.confidence,
+                                          absent=result.absent, query=result.query, word_share=result.word_share)
             for piece in answer.pieces:
                 yield "delta", piece
             text, abstained, citations, support = answer.text, answer.abstained, answer.citations, answer.support
-            answer_mode, note = "extractive", None
-            warning = (f"Low confidence: the best passage is only loosely related (similarity "
-                       f"{result.confidence:.2f}); check the sources."
-                       if result.confidence_level == "low" and not abstained else None)
+            answer_mode, note, decision = "extractive", None, answer.decision
         t2 = time.perf_counter()
         if conversation_id:
             self.conversations.add(conversation_id, Turn.from_exchange(question, resolved, text))
         yield "done", AnswerResult(
             answer=text, abstained=abstained, confidence=result.confidence,
-            confidence_level=result.confidence_level, sources=result.hits, citations=citations,
+            confidence_level=decision.level, sources=result.hits, citations=citations,
             resolved_question=resolved, question=question, rewrite=rewrite, conversation_id=conversation_id,
             timings={**result.timings, "retrieve": t1 - t0, "answer": t2 - t1, "total": t2 - t0},
-            support=support, expansion=result.expansion, mode=answer_mode, warning=warning, note=note)
+            support=support, expansion=result.expansion, mode=answer_mode, warning=decision.warning, note=note)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int | None = None, mode: str = "hybrid", conversation_id: str | None = None,

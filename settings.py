@@ -102,6 +102,15 @@ class Settings(BaseSettings):
         0.5, ge=0, le=1, description="Least support score of the best sentence; below it the answer abstains "
         "(tuned on the dev set, see README).",
     )
+    answer_confident: float = Field(
+        0.6, ge=0, le=1, description="Support of the best sentence at or above which an answer is given at level "
+        "'high'; between answer_threshold and this it is 'low', with a warning.")
+    unknown_name_support: float = Field(
+        0.75, ge=0, le=1.01, description="When the question names something the documents never mention (a name "
+        "such as 'BERT' or 'GPT-2'), the least support of the best sentence for an answer to be given at all.")
+    absent_focus_support: float = Field(
+        0.6, ge=0, le=1.01, description="When a word of the phrase the question asks for ('which programming "
+        "language') is in no searched passage, the least support of the best sentence for an answer.")
     answer_max_sentences: int = Field(3, ge=1, le=10)
     max_question_chars: int = Field(2000, ge=10)
 

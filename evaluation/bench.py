@@ -159,7 +159,7 @@ def ingest_one(pipeline, path: Path) -> dict:
     pipeline.embedder.encode(texts)
     bare = time.perf_counter() - t1
     t2 = time.perf_counter()
-    sentences = SentenceVectors.build([c.text for c in chunks], pipeline.embedder.encode)
+    sentences = SentenceVectors.build(chunks, pipeline.embedder.encode)
     sentence_s = time.perf_counter() - t2
     return {"doc": path.stem, "doc_id": result.doc_id, "pages": result.pages, "chunks": result.chunks,
             "wall_s": wall, "s_per_page": wall / result.pages, "timings": dict(result.timings),

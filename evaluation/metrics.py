@@ -15,6 +15,11 @@ RECALL_KS = (1, 3, 5, 8)
 
 _CID = re.compile(r"\(cid:\d+\)")
 _SPACE = re.compile(r"\s+")
+# Markdown emphasis and heading markers: formatting, not words.
+_EMPHASIS = re.compile(r"\*+|^#{1,6}\s+", re.MULTILINE)
+# A currency sign set apart from its amount ("$ 22,308") and a space before a percent sign ("12 %"): readers
+# differ in both.
+_SPACED_SIGN = re.compile(r"(?<=[$€£¥])\s+(?=[\d(.-])|(?<=\d)\s+(?=%)")
 
 
 def normalize_for_match(text: str) -> str:
@@ -28,7 +33,9 @@ def normalize_for_match(text: str) -> str:
     -------
     str
         NFKC-normalised (ligatures such as "ﬁ" become "fi"), ``(cid:N)`` placeholders removed, Markdown table
-        pipes turned into spaces, runs of whitespace collapsed to one space, trimmed and case-folded.
+        pipes turned into spaces, emphasis (``*``) and heading markers dropped, the space after a currency sign
+        and before a percent sign dropped ("$ 22,308" -> "$22,308", "12 %" -> "12%"), runs of whitespace
+        collapsed to one space, trimmed and case-folded.
 
     Notes
     -----
@@ -36,8 +43,10 @@ def normalize_for_match(text: str) -> str:
     """
     text = unicodedata.normalize("NFKC", text)
     text = _CID.sub("", text)
+    text = _EMPHASIS.sub("", text)
     text = text.replace("|", " ")
     text = _SPACE.sub(" ", text).strip()
+    text = _SPACED_SIGN.sub("", text)
     return text.casefold()
 
 

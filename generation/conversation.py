@@ -5,12 +5,14 @@ is rewritten into a standalone question ("who proposed Adam?") before it is sear
 
 * :class:`Conversations` remembers the last few exchanges (:class:`Turn`) of each conversation, thread-safely,
   forgetting idle conversations and dropping the least recently used when there are too many.
-* :func:`is_follow_up` and :func:`rewrite_local` detect and rewrite follow-ups with deterministic rules (no LLM).
-  They, :class:`Turn` and :func:`topic_of` live in :mod:`generation.followups`, whose docstring explains the
-  rules, and are re-exported here.
-* :class:`LLMRewriter` asks an LLM to do the rewrite and falls back to the rules on any failure;
-  :func:`resolve` ties it together and only ever rewrites follow-ups, so self-contained questions never cost a
-  request and are never changed.
+* :func:`follow_up_verdict` / :func:`is_follow_up` and :func:`rewrite_local` detect and rewrite follow-ups with
+  deterministic rules (no LLM). They, :class:`Turn` and :func:`topic_of` come from :mod:`generation.followups`,
+  whose modules' docstrings explain the rules, and are re-exported here.
+* :class:`LLMRewriter` asks an LLM to do the rewrite and falls back to the rules on any failure.
+* :func:`resolve_with_certainty` ties it together and says how sure it is (a :class:`Resolution`); :func:`resolve`
+  is the same without the certainty. A question the rules find standalone is never changed and never costs an LLM
+  request; a follow-up, or a question the rules are unsure about, goes to the LLM when one is configured (it sees
+  the history and may return the question unchanged), else to the local rules.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from generation.followups import Turn, is_follow_up, rewrite_local, topic_of
+from generation.followups import Turn, Verdict, follow_up_verdict, is_follow_up, rewrite_local, topic_of
 
-__all__ = ["Turn", "Conversations", "is_follow_up", "rewrite_local", "topic_of", "LLMRewriter", "resolve",
-           "METHODS"]
+__all__ = ["Turn", "Conversations", "Verdict", "follow_up_verdict", "is_follow_up", "rewrite_local", "topic_of",
+           "LLMRewriter", "Resolution", "resolve", "resolve_with_certainty", "METHODS", "REWRITE_SYSTEM"]
 
 log = logging.getLogger(__name__)
 
@@ -160,12 +163,16 @@ class Conversations:
 # --------------------------------------------------------------------------------------------------------------
 
 REWRITE_SYSTEM = (
-    "You rewrite a user's follow-up question about a document into a standalone question, using the conversation "
-    "so far. Replace pronouns and references (it, its, they, this, that, the second one, ...) with what they refer "
-    "to, and complete elliptical questions (\"and for the big model?\") from the previous question. Keep the "
-    "user's wording otherwise; do not answer the question and do not add facts that are not in the conversation. "
-    "If the question already stands alone, return it unchanged. Output only the question, on one line, with no "
-    "preamble, quotes or explanation."
+    "You rewrite a user's latest question about a document into a standalone question, using the conversation so "
+    "far. Replace pronouns and references (it, its, they, this, that, the second one, ...) that point back into "
+    "the conversation with what they refer to, and complete elliptical questions (\"and for the big model?\") "
+    "from the previous question. Leave alone what the question resolves by itself: a pronoun whose noun is earlier "
+    "in the same question (\"an application ... its XML file\", \"organisations ... their risk\"), \"this\" or "
+    "\"that\" meaning the document itself (\"this paper\", \"this specification\", \"in this section\", "
+    "\"what version is this?\"), an empty \"it\" (\"is it possible to ...\", \"how long does it take ...\") "
+    "and \"they\" meaning the document's authors. Keep the user's wording otherwise; do not answer the question "
+    "and do not add facts that are not in the conversation. If the question already stands alone, return it "
+    "unchanged. Output only the question, on one line, with no preamble, quotes or explanation."
 )
 _ANSWER_CHARS = 600  # each earlier answer is cut to this in the prompt: enough to resolve "the second one"
 _PREFIX = re.compile(r"^(?:standalone|rewritten|reformulated|resolved)?\s*question\s*:\s*", re.I)
@@ -178,7 +185,7 @@ def _prompt(question: str, history: Sequence[Turn]) -> list[dict]:
         if len(answer) > _ANSWER_CHARS:
             answer = answer[:_ANSWER_CHARS - 1] + "…"
         lines += [f"User: {turn.resolved or turn.question}", f"Assistant: {answer}"]
-    user = ("Conversation (oldest first):\n" + "\n".join(lines) + f"\n\nFollow-up question: {question}\n\n"
+    user = ("Conversation (oldest first):\n" + "\n".join(lines) + f"\n\nLatest question: {question}\n\n"
             "Standalone question:")
     return [{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": user}]
 
@@ -210,15 +217,22 @@ class LLMRewriter:
         """(standalone question, method), method one of ``METHODS``; never raises."""
         if not history:
             return question, "unchanged"
+        asked = self.ask(question, history)
+        if asked is None:
+            return _local(question, history)
+        return asked
+
+    def ask(self, question: str, history: Sequence[Turn]) -> tuple[str, str] | None:
+        """The LLM's (standalone question, "llm" or "unchanged"), or None when it failed or replied unusably."""
         try:
             reply = self.llm.complete(_prompt(question, history), max_tokens=self.max_tokens, temperature=0.0)
         except Exception as err:  # noqa: BLE001 - an LLMError above all, but a rewrite must never fail the question
             log.warning("follow-up rewrite by LLM failed (%s); using the local rules", err)
-            return _local(question, history)
+            return None
         cleaned = self._clean(reply, question)
         if cleaned is None:
             log.warning("follow-up rewrite by LLM unusable (%r); using the local rules", str(reply)[:80])
-            return _local(question, history)
+            return None
         if cleaned == " ".join(question.split()):
             return question, "unchanged"  # the LLM found that it stands alone
         return cleaned, "llm"
@@ -242,15 +256,67 @@ def _local(question: str, history: Sequence[Turn]) -> tuple[str, str]:
     return rewritten, ("unchanged" if rewritten == question else "local")
 
 
+@dataclass(frozen=True)
+class Resolution:
+    """What :func:`resolve_with_certainty` made of a question.
+
+    Attributes
+    ----------
+    question : str
+        The question to search and answer: the standalone rewrite, or the question as asked.
+    method : str
+        One of ``METHODS``: "unchanged", "local" (:func:`rewrite_local`, also the LLM's fallback) or "llm".
+    certain : bool
+        Whether ``question`` can be used as it is. True when there was no history, when the rules found the
+        question standalone or certainly a follow-up, or when the LLM decided. False when the rules were unsure
+        (:class:`Verdict` ``UNSURE``) and no LLM decided: the question may stand alone as well as need the
+        history, so the caller should search both the question as asked and ``question`` and keep the one that
+        retrieves better (they may be equal: an unsure question the rules cannot resolve is left unchanged).
+    """
+
+    question: str
+    method: str
+    certain: bool
+
+
+def resolve_with_certainty(question: str, history: Sequence[Turn],
+                           llm_rewriter: LLMRewriter | None = None) -> Resolution:
+    """The standalone form of ``question`` asked after ``history`` (oldest first), and how sure it is.
+
+    A question the rules find standalone (:func:`follow_up_verdict`) is returned unchanged and never costs an LLM
+    request. Any other question (a follow-up, or one the rules are unsure about) is rewritten by ``llm_rewriter``
+    when given, which sees the history and may return it unchanged; on an LLM failure, and without a rewriter, by
+    :func:`rewrite_local`.
+
+    Examples
+    --------
+    >>> adam = [Turn.from_exchange("What is Adam?", "What is Adam?", "An optimizer [p. 1].")]
+    >>> resolve_with_certainty("who proposed it?", adam)
+    Resolution(question='who proposed Adam?', method='local', certain=True)
+    >>> resolve_with_certainty("Why does Adam divide its update by the second moment?", adam).method
+    'unchanged'
+    >>> resolve_with_certainty("What does it say about sparse gradients?", adam).certain
+    False
+    """
+    if not history:
+        return Resolution(question, "unchanged", True)
+    verdict = follow_up_verdict(question)
+    if verdict is Verdict.STANDALONE:
+        return Resolution(question, "unchanged", True)
+    if llm_rewriter is not None:
+        asked = llm_rewriter.ask(question, history)
+        if asked is not None:
+            return Resolution(*asked, True)
+    rewritten, method = _local(question, history)
+    return Resolution(rewritten, method, verdict is Verdict.FOLLOW_UP)
+
+
 def resolve(question: str, history: Sequence[Turn], llm_rewriter: LLMRewriter | None = None) -> tuple[str, str]:
     """(standalone question, method) for ``question`` asked after ``history`` (oldest first).
 
-    method is "unchanged" (a self-contained question, no history, or a rewrite that changed nothing), "local"
-    (:func:`rewrite_local`, also the LLM's fallback) or "llm". Only follow-ups (:func:`is_follow_up`) are
-    rewritten: a self-contained question never costs an LLM request.
+    :func:`resolve_with_certainty` without the certainty: method is "unchanged" (a standalone question, no
+    history, or a rewrite that changed nothing), "local" (:func:`rewrite_local`, also the LLM's fallback) or
+    "llm". A question the rules find standalone never costs an LLM request.
     """
-    if not history or not is_follow_up(question):
-        return question, "unchanged"
-    if llm_rewriter is not None:
-        return llm_rewriter.rewrite_with_method(question, history)
-    return _local(question, history)
+    r = resolve_with_certainty(question, history, llm_rewriter)
+    return r.question, r.method

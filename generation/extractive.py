@@ -1,7 +1,10 @@
 """Answers without an LLM: the passages' own sentences that best answer the question, quoted with their page.
 
 Every word of an extractive answer comes from the document; the only added text is the citation marker (and the
-fixed abstention message when no sentence supports an answer).
+abstention message, saying why, when no sentence supports an answer). Only a sentence that fits the question is
+quoted (:mod:`generation.answer_fit`: a number for "how many", a date for "when was"), never a heading, a contents
+line, a reference or a table's column headings; whether to answer at all, and how confidently, is one
+:func:`generation.decision.decide`.
 """
 
 from __future__ import annotations
@@ -10,12 +13,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from generation.answer_fit import asked_for, expect, fits, focus_names, mentions, names
+from generation.decision import Decision, Policy, decide
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
 from retrieval.searcher import Hit
 from retrieval.tokenize import tokenize
 
 NOT_FOUND = "Not in this document: no passage in it answers this question."
+# Sentences never quoted: headings, column headings, contents lines and references point at an answer, they are
+# not one; a figure's words (axis labels, legends) are not prose.
+_NEVER_QUOTED = frozenset({"heading", "table_header", "toc", "reference", "figure"})
 
 
 @dataclass
@@ -33,7 +41,8 @@ class Answer:
     abstained: bool
     citations: list[Citation] = field(default_factory=list)
     pieces: list[str] = field(default_factory=list)  # the answer in the order it streams
-    support: float = 0.0  # score of the best sentence
+    support: float = 0.0  # score of the best sentence that fits the question (of the best sentence, if none fits)
+    decision: Decision = field(default_factory=lambda: Decision(True, "high"))
 
 
 @dataclass
@@ -43,6 +52,21 @@ class _Candidate:
     start: int  # offsets of the sentence in the passage text
     end: int
     score: float = 0.0
+    kind: str = "paragraph"  # the kind of block it is in
+
+
+@dataclass
+class Prepared:
+    """A question's scored sentences (``ranked``, best first), those that fit it (``fit``), the kind of answer it
+    asks for, and its words the searched documents never use: names (``unknown``) and words of the phrase it asks
+    for (``missing``)."""
+
+    hits: list[Hit]
+    ranked: list[_Candidate]
+    fit: list[_Candidate]
+    kind: str
+    unknown: list[str]
+    missing: list[str]
 
 
 def sentence_pages(chunk, start: int, end: int) -> tuple[int, int]:
@@ -59,18 +83,18 @@ class ExtractiveAnswerer:
 
     A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's keywords it
     contains``. Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are
-    skipped: they restate the question rather than answer it. The best sentence must reach ``threshold``; other
-    sentences join it when they come within ``margin`` of it, up to ``max_sentences``, and are quoted in document
-    order.
+    skipped: they restate the question rather than answer it. Of the sentences that fit the question, the best
+    decides (with ``policy``, :func:`generation.decision.decide`); other fitting sentences join it when they come
+    within ``margin`` of it, up to ``max_sentences``, and are quoted in document order.
     """
 
     def __init__(self, embedder: Embedder, threshold: float = 0.45, max_sentences: int = 3, margin: float = 0.08,
-                 min_new_terms: int = 1, sentence_vectors=None):
+                 min_new_terms: int = 1, sentence_vectors=None, policy: Policy | None = None):
         self.embedder = embedder
         # chunk -> (offsets, vectors) of its sentences embedded at ingestion, or None: those are not re-embedded.
         self.sentence_vectors = sentence_vectors
         self.min_new_terms = min_new_terms
-        self.threshold = threshold
+        self.policy = policy or Policy(answer_threshold=threshold)
         self.max_sentences = max_sentences
         self.margin = margin
 
@@ -78,9 +102,10 @@ class ExtractiveAnswerer:
         """Every candidate sentence with its support, best first."""
         terms = set(tokenize(question))
         # A heading, or a sentence that only restates the question, cannot hold its answer.
-        candidates = [_Candidate(hit, s.text, s.start, s.end)
-                      for hit in hits for s in split_sentences(hit.chunk.text)
-                      if not s.heading and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
+        candidates = [_Candidate(hit, s.text, s.start, s.end, kind=s.kind)
+                      for hit in hits for s in split_sentences(hit.chunk.text, hit.chunk.blocks)
+                      if not s.heading and s.kind not in _NEVER_QUOTED
+                      and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
         if not candidates:
             return []
         cosines = self._cosines(question, candidates, question_vector)
@@ -104,14 +129,63 @@ class ExtractiveAnswerer:
         matrix = np.array([stored[key] if key in stored else next(fresh) for key in keys], dtype=np.float32)
         return matrix @ q
 
-    def answer(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None) -> Answer:
-        ranked = self.score(question, hits, question_vector)
-        if not ranked or ranked[0].score < self.threshold:
-            return Answer(NOT_FOUND, True, pieces=[NOT_FOUND], support=ranked[0].score if ranked else 0.0)
-        best = ranked[0].score
+    def fitting(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None,
+                query: str | None = None, word_share: dict[str, float] | None = None,
+                ) -> tuple[list[_Candidate], list[_Candidate], str]:
+        """Every scored sentence, those that fit the question, and the kind of answer it asks for.
+
+        A sentence fits when it holds the kind of answer asked for (:func:`generation.answer_fit.fits`) and, when
+        the question names something the documents hold but rarely ("India" in "Apple's net sales in India"), it
+        or its passage names it too: a sentence about Apple's net sales elsewhere answers nothing.
+        """
+        expectation = expect(question)
+        ranked = self.score(query or question, hits, question_vector)
+        focus = focus_names(question, word_share or {})
+        fit = []
+        for c in ranked:
+            passage = f"{c.hit.chunk.section}\n{c.hit.chunk.text}"
+            if fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage) and (
+                    not focus or mentions(passage, focus)):
+                fit.append(c)
+        return ranked, fit, expectation.kind
+
+    def answer(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None, *,
+               retrieval: float | None = None, absent: list[str] | tuple[str, ...] = (),
+               query: str | None = None, word_share: dict[str, float] | None = None) -> Answer:
+        """Quote the sentences that answer ``question``, or say why none does.
+
+        ``retrieval`` is the best passage cosine (unknown: taken as clear), ``absent`` the question's words no
+        searched passage holds, ``query`` what was searched (the question without the words naming the document),
+        ``word_share`` the share of searched passages holding each word of it
+        (:attr:`retrieval.searcher.SearchResult.word_share`).
+        """
+        prepared = self.prepare(question, hits, question_vector, absent=absent, query=query, word_share=word_share)
+        return self.compose(prepared, retrieval=retrieval)
+
+    def prepare(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None, *,
+                absent: list[str] | tuple[str, ...] = (), query: str | None = None,
+                word_share: dict[str, float] | None = None) -> Prepared:
+        """Everything about the question and its passages that no threshold changes (scored sentences, fit)."""
+        ranked, fit, kind = self.fitting(question, hits, question_vector, query, word_share)
+        absent = list(absent)
+        return Prepared(hits, ranked, fit, kind, names(question, absent),
+                        [w for w in asked_for(question) if w in absent])
+
+    def compose(self, prepared: Prepared, *, retrieval: float | None = None, policy: Policy | None = None) -> Answer:
+        """The answer for prepared sentences under ``policy`` (default: the answerer's)."""
+        policy = policy or self.policy
+        hits, ranked, fit = prepared.hits, prepared.ranked, prepared.fit
+        best = fit[0].score if fit else None
+        decision = decide(policy, retrieval=1.0 if retrieval is None else retrieval, support=best,
+                          expectation_kind=prepared.kind, unknown=prepared.unknown, missing=prepared.missing,
+                          any_passage=bool(hits))
+        if not decision.answer:
+            text = f"Not in this document: {decision.reason}."
+            support = best if best is not None else (ranked[0].score if ranked else 0.0)
+            return Answer(text, True, pieces=[text], support=support, decision=decision)
         chosen, seen = [], set()
-        for cand in ranked:
-            if len(chosen) == self.max_sentences or cand.score < max(self.threshold, best - self.margin):
+        for cand in fit:
+            if len(chosen) == self.max_sentences or cand.score < max(policy.answer_threshold, best - self.margin):
                 break
             if cand.text.lower() in seen:  # overlapping chunks repeat sentences
                 continue
@@ -132,6 +206,6 @@ class ExtractiveAnswerer:
                 else:
                     citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename, cand.text))
         pieces = [p + ("\n" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)]
-        return Answer("".join(pieces), False, citations, pieces, support=best)
+        return Answer("".join(pieces), False, citations, pieces, support=best, decision=decision)
 
 

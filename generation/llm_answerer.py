@@ -2,8 +2,10 @@
 
 The flow for one question:
 
-1. Gate on retrieval confidence: when nothing in the document comes close to the question, no request is made (an
-   LLM handed loosely related passages tends to answer anyway); in the low band the answer carries a warning.
+1. Gate with the same decision as extractive answers (:func:`generation.decision.decide`): when nothing in the
+   document comes close to the question, or the question names something the document never mentions, no request
+   is made (an LLM handed loosely related passages tends to answer anyway); in the low band the answer carries a
+   warning. The answer's level and warning come from that decision, so they agree with what is shown.
 2. Stream the reply, then check its ``[Source N]`` citations against the passages actually sent.
 3. A reply with a bad or missing citation is withdrawn (``"reset"``) and asked for once more, with the problem
    explained. A second bad reply, or any LLM failure (key, rate limit, timeout, server, broken stream), falls back
@@ -16,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from generation.citations import check_citations, is_no_answer, map_citations, parse_citations
+from generation.answer_fit import asked_for, names
+from generation.decision import Decision, Policy, decide
 from generation.llm import LLMError
 from generation.prompts import NO_ANSWER, build_messages
 from retrieval.searcher import SearchResult
@@ -46,6 +50,8 @@ class LLMAnswer:
         The retrieval confidence for "llm" and "gated"; the best quoted sentence's score for the fallback.
     attempts : int
         LLM requests made: 0 (gated), 1 or 2.
+    decision : Decision
+        Whether an answer is given and at what level; ``warning`` is its warning.
     """
 
     text: str
@@ -56,6 +62,7 @@ class LLMAnswer:
     note: str | None = None
     support: float = 0.0
     attempts: int = 0
+    decision: Decision = field(default_factory=lambda: Decision(True, "high"))
 
 
 class LLMAnswerer:
@@ -67,17 +74,15 @@ class LLMAnswerer:
         The client; its own ``max_retries`` covers transport failures, so none are added here.
     fallback : generation.extractive.ExtractiveAnswerer
         Answers when the LLM cannot (or cannot cite).
-    insufficient : float
-        Retrieval confidence below this: no request, an honest "not enough information" answer.
-    low : float
-        Confidence below this (and at least ``insufficient``): the answer carries a warning.
+    policy : generation.decision.Policy
+        Retrieval confidence below ``retrieval_insufficient``: no request, an honest "not enough information"
+        answer; below ``retrieval_low``: the answer carries a warning.
     """
 
-    def __init__(self, llm, fallback, *, insufficient: float = 0.3, low: float = 0.5) -> None:
+    def __init__(self, llm, fallback, policy: Policy | None = None) -> None:
         self.llm = llm
         self.fallback = fallback
-        self.insufficient = insufficient
-        self.low = low
+        self.policy = policy or Policy()
 
     def stream(self, question: str, result: SearchResult,
                history: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, object]]:
@@ -94,13 +99,14 @@ class LLMAnswerer:
         """
         hits = result.hits
         confidence = float(result.confidence)
-        if not hits or confidence < self.insufficient:
-            text = _not_enough(confidence, bool(hits))
+        gate = self._gate(question, result)
+        if not gate.answer:
+            text = _not_enough(gate.reason)
             yield "delta", text
-            yield "final", LLMAnswer(text, True, [], "gated", support=confidence)
+            yield "final", LLMAnswer(text, True, [], "gated", support=confidence, decision=gate)
             return
-        warning = (f"Low confidence: the best passage is only loosely related (similarity {confidence:.2f}); "
-                   "check the sources.") if confidence < self.low else None
+        decision = gate
+        warning = decision.warning
 
         problem = None
         for attempt in (1, 2):
@@ -121,13 +127,15 @@ class LLMAnswerer:
 
             text = "".join(parts)
             if is_no_answer(text):
-                yield "final", LLMAnswer(NO_ANSWER, True, [], "llm", warning, support=confidence, attempts=attempt)
+                declined = Decision(False, "insufficient", reason="the LLM found no answer in the passages")
+                yield "final", LLMAnswer(NO_ANSWER, True, [], "llm", None, support=confidence, attempts=attempt,
+                                         decision=declined)
                 return
             problem = check_citations(text, len(hits))
             if problem is None:
                 citations = map_citations(parse_citations(text), hits)
                 yield "final", LLMAnswer(text, False, citations, "llm", warning, support=confidence,
-                                         attempts=attempt)
+                                         attempts=attempt, decision=decision)
                 return
             yield "reset", f"{problem} {'Asking the LLM again.' if attempt == 1 else FALLBACK.capitalize() + '.'}"
 
@@ -135,22 +143,35 @@ class LLMAnswerer:
                 f"{FALLBACK}.")
         yield from self._fallback(question, result, warning, note, 2)
 
+    def _gate(self, question: str, result: SearchResult) -> Decision:
+        """Whether the LLM may be asked: the extractive decision's gates (something comes close, and any name the
+        question uses is in the documents unless a sentence answers it strongly), not its support threshold, which
+        is for quoting and would hold back answers the LLM can write from several passages. The sentences are
+        scored only when a name or a word asked for is missing, so an off-topic question is declined at once."""
+        if not result.hits:
+            return decide(self.policy, retrieval=0.0, support=None, any_passage=False)
+        unknown = names(question, list(result.absent))
+        missing = [w for w in asked_for(question) if w in result.absent]
+        support = None
+        if (unknown or missing) and result.confidence >= self.policy.retrieval_insufficient:
+            _, fit, _ = self.fallback.fitting(question, result.hits, result.vector, result.query, result.word_share)
+            support = fit[0].score if fit else None
+        return decide(self.policy, retrieval=float(result.confidence), support=support, unknown=unknown,
+                      missing=missing, writer="llm")
+
     def _fallback(self, question: str, result: SearchResult, warning: str | None, note: str,
                   attempts: int) -> Iterator[tuple[str, object]]:
-        answer = self.fallback.answer(question, result.hits, result.vector)
+        answer = self.fallback.answer(question, result.hits, result.vector, retrieval=result.confidence,
+                                      absent=result.absent, query=result.query, word_share=result.word_share)
         for piece in answer.pieces:
             yield "delta", piece
-        yield "final", LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback", warning,
-                                 note, answer.support, attempts)
+        yield "final", LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback",
+                                 answer.decision.warning, note, answer.support, attempts, answer.decision)
 
 
-def _not_enough(confidence: float, any_hits: bool) -> str:
-    if not any_hits:
-        return ("Not enough information: no passage of the selected documents could be searched, so there is "
-                "nothing to answer from.")
-    return (f"Not enough information: nothing in the document comes close to this question (best similarity "
-            f"{confidence:.2f}), so no answer was written. Try rephrasing it, or check the right document is "
-            "selected.")
+def _not_enough(reason: str) -> str:
+    return (f"Not enough information in the document: {reason}, so no answer was written. Try rephrasing the "
+            "question, or check the right document is selected.")
 
 
 def _lower_first(text: str) -> str:

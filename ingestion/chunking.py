@@ -59,11 +59,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
+from ingestion.blocks import Block, clip
 from ingestion.document import Page
 from ingestion.repair import hyphenated_vocabulary
 from ingestion.sentences import Sentence, split_sentences
@@ -74,14 +75,18 @@ STRATEGY_TAGS = {"fixed_size": "fs", "recursive_char": "rc", "semantic": "se"}
 Embed = Callable[[list[str]], np.ndarray]
 Span = tuple[int, int]  # start, end offsets into one page's text
 
-_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.MULTILINE)
 _WORD = re.compile(r"\w+")
+# Marks where a heading starts in the copy of a page the recursive splitter cuts (see _recursive_spans): the
+# character before the heading, a line break, is replaced by it. Python counts it as whitespace, so the splitter
+# strips it from the pieces.
+_HEADING_MARK = "\x1d"
 _FIXED_SENTENCE_ZONE = 0.3  # a fixed window end moves back to a sentence end found in this last share of it
 _CLOSERS = "\"'”’)]}*_"  # may follow a full stop: 'end." ', 'end.)'
 _CONTINUES_PUNCT = ",;:)]}%–—…"  # a page starting with one of these carries on the previous clause
 # The longest continuation taken is max(chunk_size // 2, this): half a chunk, but never so little that an ordinary
 # long sentence of a report (250-300 characters after the break) is refused at small chunk sizes.
 _MIN_CONTINUATION = 300
+_NOT_PROSE = frozenset({"heading", "table_header", "table_row", "toc", "code"})
 
 
 @dataclass
@@ -99,6 +104,8 @@ class Chunk:
     page_end : last page the passage reaches; ``page + 1`` when a sentence running across the page break was
         appended, else ``page``. Stored chunks written without it get ``page``.
     continuation_chars : length of the text taken from page ``page_end`` (0 when none); it is the end of ``text``.
+    blocks : the structure of ``text`` (:class:`ingestion.blocks.Block`, offsets into ``text``): headings, table
+        rows with their column headings, list items, captions, contents lines, references. Prose has none.
     """
 
     chunk_id: str
@@ -112,10 +119,12 @@ class Chunk:
     strategy: str = "recursive_char"
     page_end: int = 0
     continuation_chars: int = 0
+    blocks: list[Block] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.page_end:
             self.page_end = self.page
+        self.blocks = [b if isinstance(b, Block) else Block.from_dict(b) for b in self.blocks]
 
     @property
     def pages(self) -> range:
@@ -134,14 +143,26 @@ class Chunk:
 
     @property
     def prefix(self) -> str:
+        """``file | Page N | section``, and for a passage that starts inside a table whose header is on an earlier
+        passage, the table's title and column headings: a row's numbers mean nothing without them."""
         pages = f"Page {self.page}" if self.page_end == self.page else f"Pages {self.page}-{self.page_end}"
-        return f"{self.filename} | {pages} | {self.section}".rstrip(" |")
+        prefix = f"{self.filename} | {pages} | {self.section}".rstrip(" |")
+        first = self.blocks[0] if self.blocks else None
+        if first is not None and first.kind == "table_row" and first.start <= 1 and \
+                not any(b.kind == "table_header" for b in self.blocks):
+            columns = " / ".join(dict.fromkeys(c for b in self.blocks if b.kind == "table_row" for c in b.columns))
+            prefix += " | " + " | ".join(p for p in (first.title, columns) if p)
+        return prefix.rstrip(" |")
 
     def embedding_text(self) -> str:
         return f"{self.prefix}\n{self.text}"
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data["blocks"] = [b.to_dict() for b in self.blocks]
+        if not data["blocks"]:
+            del data["blocks"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Chunk":
@@ -153,10 +174,12 @@ class Chunk:
 def heading_at(page: Page, offset: int) -> str:
     """The nearest heading above ``offset`` on the page, else the one the page inherits, else ``""``."""
     nearest = page.headings[-1] if page.headings else ""
-    for match in _HEADING.finditer(page.text):
-        if match.start() > offset:
+    for block in page.blocks:
+        if block.kind != "heading":
+            continue
+        if block.start > offset:
             break
-        nearest = match.group(1).strip("#* ")
+        nearest = page.text[block.start:block.end].strip()
     return nearest
 
 
@@ -211,10 +234,10 @@ def chunk_pages(
             raise ValueError(f"semantic_percentile must be within 0-100, got {semantic_percentile}.")
         spans = _semantic_spans(pages, embed, chunk_size, semantic_percentile, semantic_min_chars)
     elif strategy == "fixed_size":
-        spans = [_fixed_spans(page.text, chunk_size, chunk_overlap) for page in pages]
+        spans = [_fixed_spans(page.text, chunk_size, chunk_overlap, page.blocks) for page in pages]
     else:
         splitter = _splitter(chunk_size, chunk_overlap)
-        spans = [_merge_stubs(_recursive_spans(splitter, page.text), page.text) if page.text.strip() else []
+        spans = [_merge_stubs(_recursive_spans(splitter, page), page) if page.text.strip() else []
                  for page in pages]
 
     tag = STRATEGY_TAGS[strategy]
@@ -224,7 +247,7 @@ def chunk_pages(
         page_chunks = [
             Chunk(chunk_id=f"{doc_id}-{tag}-p{page.number}-c{n}", doc_id=doc_id, filename=filename,
                   page=page.number, section=heading_at(page, start), text=page.text[start:end], start=start,
-                  end=end, strategy=strategy)
+                  end=end, strategy=strategy, blocks=clip(page.blocks, start, end))
             for n, (start, end) in enumerate(page_spans, 1)
         ]
         if page_chunks and i + 1 < len(pages):
@@ -265,6 +288,11 @@ class _Joiner:
         if (nxt.number != page.number + 1 or chunk.end < len(text.rstrip())
                 or not ends_mid_sentence(text) or not starts_continuation(nxt.text)):
             return
+        # A page ending in a heading, a table or a contents line does not end mid-sentence; nor does the next page
+        # continue one when it opens with such a block.
+        if any(b.kind in _NOT_PROSE and b.end >= len(text.rstrip()) for b in page.blocks[-1:]) or \
+                any(b.kind in _NOT_PROSE and b.start <= len(nxt.text) - len(nxt.text.lstrip()) for b in nxt.blocks[:1]):
+            return
         continuation = self._first_sentence(nxt.text.lstrip())
         if not continuation:
             return
@@ -302,13 +330,13 @@ class _Joiner:
 
 # --- fixed_size -------------------------------------------------------------------------------------------------
 
-def _fixed_spans(text: str, size: int, overlap: int) -> list[Span]:
+def _fixed_spans(text: str, size: int, overlap: int, blocks: Sequence[Block] = ()) -> list[Span]:
     """Sliding windows over one page, ends moved back to sentence ends and starts forward to sentence starts."""
     limit = len(text.rstrip())
     start = len(text) - len(text.lstrip())
     if start >= limit:
         return []
-    sentences = split_sentences(text)
+    sentences = split_sentences(text, blocks)
     # A heading is a sentence of its own; cutting right after one would strand it, so its end is no cut point.
     ends = sorted({s.end for s in sentences if not s.heading})
     starts = sorted({s.start for s in sentences})
@@ -322,13 +350,13 @@ def _fixed_spans(text: str, size: int, overlap: int) -> list[Span]:
         if end >= limit:
             break
         start = _window_start(text, max(end - overlap, start + 1), end, starts)
-    return _drop_wordless(_merge_small_tail(spans, text, size), text)
+    return _drop_wordless(_merge_small_tail(spans, text, size, blocks), text)
 
 
 def _window_end(text: str, start: int, end: int, ends: list[int], size: int) -> int:
     """Move a window end back to a sentence end in the last part of the window, else to a word end."""
     i = bisect.bisect_right(ends, end) - 1
-    if i >= 0 and ends[i] > start + (1 - _FIXED_SENTENCE_ZONE) * size:
+    if i >= 0 and ends[i] >= start + (1 - _FIXED_SENTENCE_ZONE) * size:
         return ends[i]
     if not text[end].isspace() and not text[end - 1].isspace():  # mid-word
         space = max(text.rfind(" ", start + 1, end), text.rfind("\n", start + 1, end))
@@ -355,9 +383,9 @@ def _skip_space(text: str, pos: int) -> int:
     return pos
 
 
-def _merge_small_tail(spans: list[Span], text: str, size: int) -> list[Span]:
+def _merge_small_tail(spans: list[Span], text: str, size: int, blocks: Sequence[Block] = ()) -> list[Span]:
     """Join a last window that is a stub to the one before when the result still fits."""
-    if len(spans) > 1 and _is_stub(text[spans[-1][0]:spans[-1][1]]) and spans[-1][1] - spans[-2][0] <= size:
+    if len(spans) > 1 and _is_stub(text, *spans[-1], blocks) and spans[-1][1] - spans[-2][0] <= size:
         return spans[:-2] + [(spans[-2][0], spans[-1][1])]
     return spans
 
@@ -370,6 +398,9 @@ def _drop_wordless(spans: list[Span], text: str) -> list[Span]:
 
 def _splitter(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSplitter:
     separators = RecursiveCharacterTextSplitter.get_separators_for_language(Language.MARKDOWN)
+    # Pages are clean text whose heading starts are marked (see _recursive_spans): a cut before a heading is the
+    # best one, as "\n#" is in Markdown.
+    separators.insert(0, rf"\n{_HEADING_MARK}")
     # A sentence end is a better cut than an arbitrary space inside a paragraph.
     separators.insert(separators.index(" "), r"(?<=[.!?])\s+")
     return RecursiveCharacterTextSplitter(
@@ -383,7 +414,14 @@ def _splitter(chunk_size: int, chunk_overlap: int) -> RecursiveCharacterTextSpli
     )
 
 
-def _recursive_spans(splitter: RecursiveCharacterTextSplitter, text: str) -> list[Span]:
+def _recursive_spans(splitter: RecursiveCharacterTextSplitter, page: Page) -> list[Span]:
+    """The splitter's pieces of a page as spans. It cuts a copy of the page text in which the line break before
+    each heading is :data:`_HEADING_MARK`: same length, so offsets hold."""
+    marked = list(page.text)
+    for block in page.blocks:
+        if block.kind == "heading" and block.start > 0 and marked[block.start - 1] == "\n":
+            marked[block.start - 1] = _HEADING_MARK
+    text = "".join(marked)
     spans = []
     for piece in splitter.create_documents([text]):
         content = piece.page_content.strip()
@@ -394,20 +432,31 @@ def _recursive_spans(splitter: RecursiveCharacterTextSplitter, text: str) -> lis
     return spans
 
 
-def _is_stub(text: str) -> bool:
-    """A heading on its own, or too few words to answer anything."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    return all(_HEADING.match(line) for line in lines) or len(_WORD.findall(text)) < 3
+def _is_stub(text: str, start: int, end: int, blocks: Sequence[Block] = ()) -> bool:
+    """``text[start:end]`` is a heading on its own (only heading lines), or too few words to answer anything."""
+    piece = text[start:end]
+    if len(_WORD.findall(piece)) < 3:
+        return True
+    headings = [(b.start, b.end) for b in blocks if b.kind == "heading"]
+    if not headings:
+        return False
+    offset = start
+    for line in piece.split("\n"):
+        if line.strip() and not any(a <= offset + len(line) - len(line.lstrip()) < b for a, b in headings):
+            return False
+        offset += len(line) + 1
+    return True
 
 
-def _merge_stubs(spans: list[Span], text: str) -> list[Span]:
+def _merge_stubs(spans: list[Span], page: Page) -> list[Span]:
     """Join a stub to the passage after it (a heading belongs with its text), else to the one before."""
+    text = page.text
     merged: list[Span] = []
     carry: int | None = None
     for start, end in spans:
         if carry is not None:
             start, carry = carry, None
-        if _is_stub(text[start:end]):
+        if _is_stub(text, start, end, page.blocks):
             carry = start
             continue
         merged.append((start, end))
@@ -431,9 +480,9 @@ class _Unit:
     heading: bool
 
 
-def _units(text: str, size: int) -> list[_Unit]:
+def _units(text: str, size: int, blocks: Sequence[Block] = ()) -> list[_Unit]:
     units = []
-    for s in split_sentences(text):
+    for s in split_sentences(text, blocks):
         if s.end - s.start <= size:
             units.append(_Unit(s.start, s.end, s.text, s.heading))
             continue
@@ -456,7 +505,7 @@ def _word_windows(text: str, sentence: Sentence, size: int) -> list[Span]:
 
 def _semantic_spans(pages: Sequence[Page], embed: Embed, size: int, percentile: float,
                     min_chars: int) -> list[list[Span]]:
-    units = [_units(page.text, size) for page in pages]
+    units = [_units(page.text, size, page.blocks) for page in pages]
     texts = [u.text for page_units in units for u in page_units]
     if not texts:
         return [[] for _ in pages]

@@ -1,8 +1,10 @@
-"""What reading produces: pages of cleaned text with their heading path."""
+"""What reading produces: pages of clean text with their structure and heading path."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from ingestion.blocks import Block, from_markdown
 
 
 @dataclass
@@ -12,18 +14,27 @@ class Page:
     Attributes
     ----------
     number : 1-based physical page number (not the printed label).
-    text : cleaned page text; Markdown headings (``# ...``), lists and tables where the layout reader found them.
+    text : the page's clean text, as printed: no Markdown, one blank line between blocks.
     headings : heading path in effect where the page starts (outermost first), carried over from earlier pages.
     reader : which reader produced ``text``: ``pymupdf4llm`` (layout), ``pdfplumber`` (re-read of a page the
         layout reader lost words on), ``pymupdf`` (MuPDF's plain text, when both lost most of them), ``ocr``
         (a scanned page), ``unread`` (a scanned page that was not OCR'd, see ``ReadResult.unread_pages``) or
         ``text`` (a plain-text or Markdown file).
+    blocks : what each part of ``text`` is (:class:`ingestion.blocks.Block`: headings, table rows with their
+        column headings, list items, captions, contents lines, references); text no block covers is paragraphs.
     """
 
     number: int
     text: str
     headings: list[str] = field(default_factory=list)
     reader: str = "pymupdf4llm"
+    blocks: list[Block] = field(default_factory=list)
+
+    @classmethod
+    def from_markdown(cls, number: int, markdown: str, **kwargs) -> Page:
+        """A page whose clean text and blocks come from Markdown (:func:`ingestion.blocks.from_markdown`)."""
+        text, blocks = from_markdown(markdown)
+        return cls(number, text, blocks=blocks, **kwargs)
 
 
 @dataclass

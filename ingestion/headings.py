@@ -1,6 +1,8 @@
-"""Turn page texts into :class:`~ingestion.document.Page` objects: repaired text and the heading path in effect
-where each page starts. Headings are the Markdown ``#`` lines in order, nested by their section numbers ("2",
-"2.1", "2.1.3") where a document numbers them, else by their marker levels.
+"""Turn page texts into :class:`~ingestion.document.Page` objects: repaired clean text with its blocks, and the
+heading path in effect where each page starts. Headings are the Markdown ``#`` lines in order, nested by their
+section numbers ("2", "2.1", "2.1.3") where a document numbers them, else by their marker levels. The Markdown
+itself ends here: pages leave as clean text (:func:`ingestion.blocks.from_markdown`), with contents pages and
+reference lists marked (:mod:`ingestion.roles`).
 """
 
 from __future__ import annotations
@@ -8,8 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ingestion.blocks import from_markdown
 from ingestion.document import Page
 from ingestion.repair import hyphenated_vocabulary, repair_text
+from ingestion.roles import mark_roles
 
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)")
@@ -33,8 +37,9 @@ def _finish_pages(texts: list[str], readers: list[str], outline: list[str] | Non
     base = _numbered_base(found)
     pages: list[Page] = []
     path: list[tuple[int, str, bool]] = []  # (level, heading, numbered), outermost first
-    for number, (text, reader, headings) in enumerate(zip(repaired, readers, found), start=1):
-        pages.append(Page(number=number, text=text, headings=[h for _, h, _ in path], reader=reader))
+    for number, (markdown, reader, headings) in enumerate(zip(repaired, readers, found), start=1):
+        text, blocks = from_markdown(markdown)
+        pages.append(Page(number=number, text=text, headings=[h for _, h, _ in path], reader=reader, blocks=blocks))
         for level, heading in headings:
             depth = _section_depth(heading) if base else 0
             if depth:
@@ -48,6 +53,7 @@ def _finish_pages(texts: list[str], readers: list[str], outline: list[str] | Non
             # A heading closes every open heading at its level or deeper.
             path = [entry for entry in path if entry[0] < level]
             path.append((level, heading, bool(depth)))
+    mark_roles(pages)
     return pages
 
 
@@ -91,6 +97,7 @@ def _headings(text: str) -> list[tuple[int, str]]:
 
 def _first_heading(pages: list[Page]) -> str:
     for page in pages:
-        for _, heading in _headings(page.text):
-            return heading
+        for block in page.blocks:
+            if block.kind == "heading":
+                return page.text[block.start:block.end]
     return ""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pymupdf
 
-from ingestion.repair import clean_markdown
+from ingestion.layout_repair import mend_layout_page
 from ingestion.text_quality import _JUNK_SHARE, _MOSTLY_LOST, _coverage, _junk_share
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ def _layout_markdown(
     doc: pymupdf.Document, indices: list[int], name: str, warnings: list[str], report: _Reporter
 ) -> list[str] | None:
     """Cleaned pymupdf4llm Markdown for every page (``""`` for pages not in ``indices``), ``None`` on failure.
+
+    Each page's numeric tables are read again from word positions and its run-together words split
+    (:mod:`ingestion.layout_repair`).
 
     pymupdf4llm reads all pages in one call, so heading levels come from the font sizes of the whole document.
     Progress during the call is taken from the document's ``load_page``, which it calls once per page in order;
@@ -58,7 +61,8 @@ def _layout_markdown(
         if not number and position < len(indices):
             number = indices[position] + 1
         if number and 1 <= number <= doc.page_count:
-            pages[number - 1] = clean_markdown(chunk.get("text") or "")
+            pages[number - 1] = mend_layout_page(doc[number - 1], chunk.get("text") or "",
+                                                 chunk.get("page_boxes") or [])
     return pages
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 # Only the inline tags pymupdf4llm emits. Other "<...>" is document text (e.g. "<EOS>" in a figure, "a < b").
-_INLINE_TAG = re.compile(r"</?(?:sup|sub|u)>", re.IGNORECASE)
+_INLINE_TAG = re.compile(r"</?(?:sup|sub|u|mark)>", re.IGNORECASE)
 # A run of emphasis markers: bold "**", strikethrough "~~", code "`" and italic "_". A lone "_" only, so
 # identifiers such as "__init__" are not taken apart.
 _MARKER_RUN = r"(?:\*\*|~~|`|(?<!_)_(?!_))+"

@@ -5,15 +5,21 @@ pysbd does the segmentation: abbreviations ("e.g.", "et al."), decimals ("0.001"
 scientific text puts before a number or a name ("Eq. 3", "Figs. 2 and 3", "cf. Fig. 1b", "approx. 20 GB"); those
 pieces are joined again here. A paragraph break always ends a sentence, and so does a line break before a list
 item, a table row or a heading; other line breaks (prose wrapped line by line) do not.
+
+Given the text's blocks (:mod:`ingestion.blocks`), a heading, a table row or header and a contents line are each
+one sentence of its own kind, and the sentences of a list item, caption or reference carry that kind.
 """
 
 from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pysbd
+
+from ingestion.blocks import WHOLE, Block
 
 _LOCAL = threading.local()  # pysbd segmenters keep state; one per thread
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+)")
@@ -39,13 +45,17 @@ class Sentence:
     ----------
     text : the sentence as it stands in the passage, whitespace collapsed and Markdown markers removed.
     start, end : character offsets into the passage; ``passage[start:end]`` is the raw sentence.
-    heading : it is (part of) a Markdown heading line.
+    heading : it is (part of) a heading.
+    kind : the kind of block it is in (:data:`ingestion.blocks.KINDS`): ``paragraph`` for prose.
+    block : for a sentence that is a whole block (a table row above all), that block.
     """
 
     text: str
     start: int
     end: int
     heading: bool = False
+    kind: str = "paragraph"
+    block: Block | None = None
 
 
 def _segmenter() -> pysbd.Segmenter:
@@ -94,12 +104,14 @@ def _runs(block: str) -> list[tuple[int, str]]:
     return [(offset, run.replace("\n", " ")) for offset, run in runs if run.strip()]
 
 
-def split_sentences(text: str) -> list[Sentence]:
+def split_sentences(text: str, blocks: Sequence[Block] | None = None) -> list[Sentence]:
     """Split a passage into sentences.
 
     Parameters
     ----------
     text : any passage; Markdown headings, list items and table rows are allowed.
+    blocks : the passage's blocks (offsets into ``text``). A block of a kind in :data:`ingestion.blocks.WHOLE`
+        is one sentence; the sentences of other blocks take their kind; text outside every block is prose.
 
     Returns
     -------
@@ -112,6 +124,32 @@ def split_sentences(text: str) -> list[Sentence]:
     >>> [s.text for s in split_sentences("Adam (Kingma et al., 2015) uses 0.001, e.g. on MNIST. See Fig. 2.")]
     ['Adam (Kingma et al., 2015) uses 0.001, e.g. on MNIST.', 'See Fig. 2.']
     """
+    if not blocks:
+        return _split_prose(text)
+    out: list[Sentence] = []
+    position = 0
+    for block in sorted(blocks, key=lambda b: b.start):
+        if block.start < position:
+            continue
+        out.extend(_split_prose(text[position:block.start], position))
+        if block.kind in WHOLE:
+            raw = text[block.start:block.end]
+            clean = " ".join(_MARKUP.sub("", raw).split()) if block.kind == "heading" else " ".join(raw.split())
+            if clean:
+                start = block.start + len(raw) - len(raw.lstrip())
+                end = block.start + len(raw.rstrip())
+                out.append(Sentence(clean, start, end, block.kind == "heading", block.kind, block))
+        else:
+            for sentence in _split_prose(text[block.start:block.end], block.start):
+                sentence.kind = block.kind
+                out.append(sentence)
+        position = max(position, block.end)
+    out.extend(_split_prose(text[position:], position))
+    return out
+
+
+def _split_prose(text: str, base_offset: int = 0) -> list[Sentence]:
+    """Sentences of text without block information, offsets shifted by ``base_offset``."""
     out: list[Sentence] = []
     for block in _BLOCK.finditer(text):
         base = block.start()
@@ -121,5 +159,6 @@ def split_sentences(text: str) -> list[Sentence]:
                 start, end = base + offset + start, base + offset + end
                 clean = " ".join(_MARKUP.sub("", text[start:end]).split())
                 if clean:
-                    out.append(Sentence(clean, start, end, heading))
+                    out.append(Sentence(clean, base_offset + start, base_offset + end, heading,
+                                        "heading" if heading else "paragraph"))
     return out

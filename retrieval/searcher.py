@@ -2,6 +2,8 @@
 
 Stages, each score kept per passage:
 
+0. the words of the question that name the document itself ("in the latest 10-Q", "in this paper") are left out
+   of what is searched (:mod:`retrieval.scope`);
 1. candidates: the ``candidates`` nearest passages by cosine (FAISS) and the best by BM25;
 2. semantic score of every candidate: ``(1 - w) * passage cosine + w * best sentence cosine``;
 3. fusion of the semantic and keyword scores (weighted after min-max, or reciprocal rank fusion);
@@ -14,6 +16,7 @@ Stages, each score kept per passage:
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -23,10 +26,12 @@ from ingestion.chunking import Chunk
 from retrieval.embedder import Embedder
 from retrieval.expansion import Expansion, Query
 from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
+from retrieval.scope import document_free
 from retrieval.store import Store
 from retrieval.tokenize import tokenize
 
 MODES = ("hybrid", "semantic", "keyword")
+_WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
 
 
 @dataclass
@@ -47,8 +52,12 @@ class SearchResult:
     timings: dict[str, float] = field(default_factory=dict)
     confidence_level: str = "high"  # "high", "low" or "insufficient" (thresholds in settings)
     expansion: Expansion | None = None  # set when the question was expanded
-    vector: np.ndarray | None = None  # the question's embedding (the answerer reuses it)
+    vector: np.ndarray | None = None  # the searched text's embedding (the answerer reuses it)
     question: str = ""  # the question searched
+    query: str = ""  # what was searched: the question without the words that name the document (retrieval.scope)
+    absent: list[str] = field(default_factory=list)  # words of the query no passage of the searched documents has
+    # For each word of the query: the share of the searched passages holding it (0.0 for an absent word).
+    word_share: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -108,7 +117,8 @@ class Searcher:
         timings: dict[str, float] = {}
         k = max(self.candidates, top_k)
         t0 = time.perf_counter()
-        query = Query(question, self.embedder.encode_one(question), tokenize(question))
+        searched = document_free(question)
+        query = Query(searched, self.embedder.encode_one(searched), tokenize(searched))
         timings["embed"] = time.perf_counter() - t0
         first = self._rank(query, collection, doc_ids, k, mode, timings)
         timings["embed_and_semantic"] = timings["embed"] + timings["semantic"]
@@ -118,7 +128,7 @@ class Searcher:
             t1 = time.perf_counter()
             order = self._order(first.fused, first.cosine)[:5]
             vectors = self.store.passage_vectors(collection, order)
-            expansion = self.expander.expand(question, query.vector, query.tokens,
+            expansion = self.expander.expand(searched, query.vector, query.tokens,
                                              [(first.chunks[cid], v) for cid, v in zip(order, vectors)])
             rankings = [first] + [self._rank(q, collection, doc_ids, k, mode) for q in expansion.queries]
             for r in rankings[1:]:
@@ -134,18 +144,21 @@ class Searcher:
         reranked: dict[str, float] = {}
         if rerank and self.reranker is not None and order:
             head = order[:max(self.rerank_candidates, top_k)]
-            scored = self.reranker.scores(question, [first.chunks[cid].text for cid in head])
+            scored = self.reranker.scores(searched, [first.chunks[cid].text for cid in head])
             if scored is not None:
                 reranked = dict(zip(head, scored))
                 order = sorted(head, key=lambda cid: -reranked[cid]) + order[len(head):]
         timings["rerank"] = time.perf_counter() - t2
+        word_share = self.word_shares(searched, collection, doc_ids)
+        absent = [w for w, share in word_share.items() if share == 0.0]
         hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=reranked.get(cid, fused[cid]),
                     scores={"semantic": first.cosine.get(cid), "sentence": first.sentence.get(cid),
                             "keyword": first.keyword.get(cid), "fused": fused[cid], "rerank": reranked.get(cid)})
                 for i, cid in enumerate(order[:top_k])]
         return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
                             confidence_level=self.level(first.confidence), expansion=expansion,
-                            vector=query.vector, question=question)
+                            vector=query.vector, question=question, query=searched, absent=absent,
+                            word_share=word_share)
 
     def _rank(self, query: Query, collection: str, doc_ids: list[str] | None, k: int, mode: str,
               timings: dict[str, float] | None = None) -> _Ranking:
@@ -177,6 +190,23 @@ class Searcher:
             fused = dict(kw)
         timings.update(semantic=t1 - t0, keyword=t2 - t1, fusion=time.perf_counter() - t2)
         return _Ranking(fused, cosine, sentence, kw, chunks, confidence)
+
+    def word_shares(self, text: str, collection: str, doc_ids: list[str] | None = None) -> dict[str, float]:
+        """For each word of ``text`` (as written; stopwords and bare numbers left out), the share of the searched
+        documents' passages that hold one of its BM25 terms. A word a document never uses (0.0) is a strong sign it
+        does not answer a question about it; a word in nearly every passage ("Apple" in Apple's filing) names the
+        document rather than what is asked."""
+        total = sum(r.chunks for r in self.store.documents(collection)
+                    if doc_ids is None or r.doc_id in doc_ids) or 1
+        shares: dict[str, float] = {}
+        for word in dict.fromkeys(_WORD.findall(text)):
+            # A word is there when any of its terms but a bare number is: "beta2" is there as a spaced "β 2".
+            terms = [t for t in tokenize(word) if not t.replace(".", "").replace(",", "").isdigit()]
+            if terms:
+                rows = {row.chunk_id for t in terms for row, _ in self.store.keyword_search(collection, [t], total,
+                                                                                             doc_ids)}
+                shares[word] = min(1.0, len(rows) / total)
+        return shares
 
     @staticmethod
     def _order(scores: dict[str, float], cosine: dict[str, float]) -> list[str]:

@@ -19,11 +19,24 @@ import numpy as np
 from ingestion.sentences import Sentence, split_sentences
 
 MIN_WORDS = 3  # shorter "sentences" (a lone label, "Adam.") match many questions by accident
+# Sentences that point elsewhere (contents lines, references) or only name columns get no vector: a contents line
+# "4 Characteristics of trustworthy AI systems 12" would otherwise win every question on its topic.
+_NO_VECTOR = frozenset({"heading", "toc", "reference", "table_header", "figure"})
 
 
-def indexable_sentences(text: str) -> list[Sentence]:
-    """The sentences of a passage worth a vector: not headings, at least ``MIN_WORDS`` words."""
-    return [s for s in split_sentences(text) if not s.heading and len(s.text.split()) >= MIN_WORDS]
+def indexable_sentences(text: str, blocks=None) -> list[Sentence]:
+    """The sentences of a passage worth a vector: prose, list items, captions and table rows of at least
+    ``MIN_WORDS`` words (a table row counts its label and values)."""
+    return [s for s in split_sentences(text, blocks)
+            if not s.heading and s.kind not in _NO_VECTOR and len(s.text.split()) >= MIN_WORDS]
+
+
+def vector_text(sentence: Sentence) -> str:
+    """What is embedded for a sentence: the sentence, or for a table row its table, label and every value with its
+    column heading (:meth:`ingestion.blocks.Block.context`)."""
+    if sentence.kind == "table_row" and sentence.block is not None:
+        return sentence.block.context() or sentence.text
+    return sentence.text
 
 
 @dataclass
@@ -42,10 +55,12 @@ class SentenceVectors:
         return cls(none, none.copy(), none.copy(), np.zeros((0, dim), dtype=np.float16))
 
     @classmethod
-    def build(cls, texts: list[str], encode, progress=None) -> "SentenceVectors":
-        """Split every passage and embed its sentences in one batch call of ``encode``."""
-        found = [(i, s) for i, text in enumerate(texts) for s in indexable_sentences(text)]
-        vectors = encode([s.text for _, s in found], progress=progress) if found else np.zeros((0, 1))
+    def build(cls, passages, encode, progress=None) -> "SentenceVectors":
+        """Split every passage (a :class:`ingestion.chunking.Chunk`, or its text) and embed its sentences in one
+        batch call of ``encode``."""
+        found = [(i, s) for i, p in enumerate(passages)
+                 for s in indexable_sentences(getattr(p, "text", p), getattr(p, "blocks", None))]
+        vectors = encode([vector_text(s) for _, s in found], progress=progress) if found else np.zeros((0, 1))
         return cls(np.array([i for i, _ in found], dtype=np.int32),
                    np.array([s.start for _, s in found], dtype=np.int32),
                    np.array([s.end for _, s in found], dtype=np.int32),

@@ -38,6 +38,8 @@ Rules, in order:
    "o", "√" and "t", so a question quoting "O(√T)" ranks the passage that says exactly that first. Runs with
    unbalanced brackets inside ("Adam(Kingma") are not expressions.
 7. A possessive "'s" is dropped ("model's" gives "model").
+8. A Greek letter's name is the letter, as mathematics prints it: "beta2" gives the terms of "β2", "epsilon" the
+   term "ε", so a question typed as "the Adam beta2 hyperparameter" meets a paper's "β2 = 0.98".
 
 Terms from rule 6 come after the others; order does not matter to BM25.
 
@@ -56,6 +58,8 @@ Examples
 ['set', 'warmup_steps', 'warmupstep', 'warmup', 'step', 'finetun', 'fine', 'tune']
 >>> tokenize("Regret grows as O(√T).")
 ['regret', 'grow', 'o', '√', 't', 'o(√t)']
+>>> tokenize("the Adam beta2 hyperparameter") == tokenize("the Adam β2 hyperparameter")
+True
 """
 
 from __future__ import annotations
@@ -92,6 +96,10 @@ _EXPRESSION = re.compile(rf"(?<!\S)(?=\S*?(?:{_OTHER}|\w\())\S+")
 _CALL = re.compile(r"\w\(")
 _WORD_CHAR = re.compile(r"\w")
 _OPEN, _CLOSE = "([{", ")]}"
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η",
+          "theta": "θ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π",
+          "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω"}
+_GREEK_NAME = re.compile(rf"({'|'.join(_GREEK)})(\d*)")
 
 
 def _is_symbol(char: str) -> bool:
@@ -125,6 +133,9 @@ def _word(word: str) -> tuple[str, ...]:
     """Terms of one word without "-": stopword filter, stemming, letters+digits halves (rules 3 and 4)."""
     if not word or word in STOPWORDS:
         return ()
+    greek = _GREEK_NAME.fullmatch(word)
+    if greek:
+        word = _GREEK[greek.group(1)] + greek.group(2)  # rule 8
     if word.isascii() and word.isalpha():
         return (_stem(word),)
     halves = _LETTERS_DIGITS.fullmatch(word)

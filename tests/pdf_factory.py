@@ -444,3 +444,59 @@ def page_break_hyphen_pdf() -> bytes:
     page2 = [("mental count of the ships passing each lighthouse at night.", BODY_SIZE)]
     page2 += [(_FILLER[(i + 3) % len(_FILLER)], BODY_SIZE) for i in range(6)]
     return make_pdf([page1, page2])
+
+
+# A financial statement set as filings print it: no ruling, a two-level period heading centred over pairs of
+# columns, right-aligned numbers with the currency sign apart from them, a row of labels without values.
+STATEMENT_TITLE = "CONSOLIDATED STATEMENTS OF OPERATIONS"
+STATEMENT_PERIODS = ("Three Months Ended", "Nine Months Ended")
+STATEMENT_DATE = "September 30,"
+STATEMENT_YEARS = ("2022", "2023", "2022", "2023")
+STATEMENT_ROWS = (
+    ("Net product sales", ("$ 59,340", "$ 63,171", "$ 172,370", "$ 179,184")),
+    ("Net service sales", ("67,761", "79,912", "192,409", "225,640")),
+    ("Total net sales", ("127,101", "143,083", "364,779", "404,824")),
+    ("Operating expenses:", ()),
+    ("Cost of sales", ("70,268", "75,022", "203,191", "212,186")),
+    ("Fulfillment", ("20,583", "22,314", "61,196", "64,524")),
+    ("Total operating expenses", ("124,576", "131,895", "355,268", "381,181")),
+    ("Operating income (loss)", ("(2,525)", "11,188", "9,511", "23,643")),
+)
+
+
+def statement_pdf() -> bytes:
+    """One page holding a statement of operations (:data:`STATEMENT_ROWS` under a heading spanning columns)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    size = 9.0
+    page.insert_text((170, 70), STATEMENT_TITLE, fontsize=12, fontname="hebo")
+    page.insert_text((230, 88), "(in millions) (unaudited)", fontsize=size, fontname="helv")
+    rights = (330, 400, 480, 550)  # right edges of the four value columns
+
+    def right(text: str, x: float, y: float, font: str = "helv") -> None:
+        page.insert_text((x - pymupdf.get_text_length(text, fontname=font, fontsize=size), y), text,
+                         fontsize=size, fontname=font)
+
+    y = 120
+    for k, period in enumerate(STATEMENT_PERIODS):
+        centre = (rights[2 * k] - 40 + rights[2 * k + 1]) / 2
+        width = pymupdf.get_text_length(period, fontname="hebo", fontsize=size)
+        page.insert_text((centre - width / 2, y), period, fontsize=size, fontname="hebo")
+        width = pymupdf.get_text_length(STATEMENT_DATE, fontname="hebo", fontsize=size)
+        page.insert_text((centre - width / 2, y + 12), STATEMENT_DATE, fontsize=size, fontname="hebo")
+    for x, year in zip(rights, STATEMENT_YEARS):
+        right(year, x, y + 26, "hebo")
+    y += 44
+    for label, values in STATEMENT_ROWS:
+        page.insert_text((40, y), label, fontsize=size, fontname="helv")
+        for x, value in zip(rights, values):
+            if value.startswith("$ "):
+                page.insert_text((x - 50, y), "$", fontsize=size, fontname="helv")
+                value = value[2:]
+            right(value, x, y)
+        y += 14
+    page.insert_text((200, y + 20), "See accompanying notes to consolidated financial statements.",
+                     fontsize=size, fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data

@@ -134,3 +134,25 @@ def test_a_malformed_conversation_id_is_refused_plainly(tmp_path):
     with make_client(tmp_path) as client:
         r = client.post("/query", json={"question": "What is Adam?", "conversation_id": "x" * 500})
     assert r.status_code == 422 and "conversation" in r.json()["detail"].lower()
+
+
+def test_an_unsure_follow_up_keeps_the_phrasing_that_retrieves_better(tmp_path):
+    """When the rules cannot tell whether "it" refers to the conversation or to the document, both the question as
+    asked and its rewrite are searched, and the one closer to the documents is answered."""
+    from generation.conversation import Verdict, follow_up_verdict
+
+    question = "What does it say about the default learning rate?"
+    assert follow_up_verdict(question) is Verdict.UNSURE
+    with make_client(tmp_path) as client:
+        first = client.post("/query", json={"question": "When does the ferry to Carrow Island leave?"}).json()
+        conversation = first["conversation_id"]
+        body = client.post("/query", json={"question": question, "conversation_id": conversation}).json()
+        rewrite = client.post("/query", json={"question": "What is the ferry to Carrow Island?",
+                                              "conversation_id": conversation}).json()["resolved_question"]
+        searched = {q: client.post("/debug/chunks", json={"question": q}).json()["confidence"]
+                    for q in (question, body["resolved_question"])}
+    better = max(searched, key=searched.get)
+    assert body["resolved_question"] == better
+    assert body["rewrite"] == ("unchanged" if better == question else "local")
+    assert "0.001" in body["answer"]  # the document's answer, not the ferry's
+    assert rewrite  # the conversation still resolves plain follow-ups

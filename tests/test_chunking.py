@@ -151,10 +151,13 @@ def test_two_strategies_of_one_document_never_share_an_id(known_pages, embed):
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_a_heading_is_never_a_passage_on_its_own(strategy, embed):
     long_paragraph = " ".join(f"Sentence number {i} talks about lighthouses and ships." for i in range(40))
-    page = Page(1, f"## 4 Results\n\n{long_paragraph}\n\n## 5 Discussion\n\nShort closing words here.")
+    page = Page.from_markdown(1, f"## 4 Results\n\n{long_paragraph}\n\n## 5 Discussion\n\nShort closing words here.")
     chunks = chunk([page], strategy, embed, chunk_size=300, chunk_overlap=0)
-    assert chunks[0].text.startswith("## 4 Results\n\nSentence number 0")
-    assert all(not all(line.startswith("#") for line in c.text.splitlines() if line.strip()) for c in chunks)
+    assert chunks[0].text.startswith("4 Results\n\nSentence number 0")
+    assert "#" not in "".join(c.text for c in chunks)  # clean text: the heading is a block, not markup
+    headings = {"4 Results", "5 Discussion"}
+    assert all(not all(line in headings for line in c.text.splitlines() if line.strip()) for c in chunks)
+    assert all(c.text[b.start:b.end] in headings for c in chunks for b in c.blocks if b.kind == "heading")
     assert chunks[-1].section == "5 Discussion" and "Short closing words" in chunks[-1].text
 
 
@@ -180,11 +183,11 @@ def test_chunks_end_on_sentence_ends_with_abbreviations_and_stay_within_the_boun
     ]
     paragraphs = [" ".join(sentences[(i + k) % 4] for k in range(4)) for i in range(6)]
     text = "## 6 Experiments\n\n" + "\n\n".join(paragraphs[:3]) + "\n\n## 7 Results\n\n" + "\n\n".join(paragraphs[3:])
-    page = Page(1, text)
+    page = Page.from_markdown(1, text)
     size = 350
     chunks = chunk([page], strategy, embed, chunk_size=size, chunk_overlap=80, semantic_min_chars=100)
     assert_offsets(chunks, [page])
-    stub = len("## 7 Results\n\n")
+    stub = len("7 Results\n\n")
     for c in chunks:
         assert c.end - c.start <= size + (stub if strategy == "recursive_char" else 0), (c.end - c.start, c.text)
         assert c.text.endswith("."), c.text

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from generation.citations import LLMCitation, check_citations, map_citations, parse_citations
+from generation.decision import Policy
 from generation.llm import LLM
 from generation.llm_answerer import LLMAnswerer
 from generation.prompts import NO_ANSWER, build_messages
@@ -57,7 +58,7 @@ def result(merrow) -> SearchResult:
 
 def answerer(server, pipeline, timeout: float = 2.0) -> LLMAnswerer:
     llm = LLM(KEY, MODEL, base_url=server.base_url, max_retries=0, timeout=timeout)
-    return LLMAnswerer(llm, pipeline.answerer, insufficient=0.3, low=0.5)
+    return LLMAnswerer(llm, pipeline.answerer, Policy(retrieval_insufficient=0.3, retrieval_low=0.5))
 
 
 def run(answerer_, result_, question=QUESTION, history=None):

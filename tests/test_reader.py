@@ -72,9 +72,12 @@ def test_heading_path_carries_over_pages(known):
     ]
 
 
-def test_heading_text_is_kept_in_the_page(known):
-    assert known.pages[0].text.startswith(f"# {factory.HEADING_INTRO}")
-    assert f"# {factory.HEADING_METHODS}" in known.pages[1].text
+def test_heading_text_is_kept_in_the_page_as_a_heading_block_without_markup(known):
+    assert known.pages[0].text.startswith(f"{factory.HEADING_INTRO}\n\n")
+    assert f"\n{factory.HEADING_METHODS}\n" in known.pages[1].text
+    assert "#" not in known.pages[0].text + known.pages[1].text
+    headings = [p.text[b.start:b.end] for p in known.pages[:2] for b in p.blocks if b.kind == "heading"]
+    assert factory.HEADING_INTRO in headings and factory.HEADING_METHODS in headings
 
 
 def test_title_falls_back_to_first_heading(known):

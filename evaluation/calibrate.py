@@ -1,0 +1,235 @@
+"""Every tuned value chosen by leave-one-document-out, and the abstention trade-off it sits on.
+
+    python -m evaluation.calibrate [--top-k 8] [--out evaluation/results]
+
+The dev questions of every family (:mod:`evaluation.families`: papers, NIST, filings; 85 answerable, 39
+unanswerable) are searched once, as ``POST /query`` searches them. Then, for every candidate setting:
+
+* **answering** (:class:`generation.decision.Policy`): ``answer_threshold`` (the least support of the best fitting
+  sentence), ``unknown_name_support`` (the support needed when the question names something the document never
+  mentions) and ``absent_focus_support`` (the same for a word of the phrase the question asks for) are swept and
+  every question re-answered from the same scored sentences. The score of a setting is the mean *utility* of its answers: +1 for an unanswerable question
+  declined and for an answer citing a gold page, 0 for an answerable question declined, -0.5 for an answer citing
+  no gold page, -1 for an answer to an unanswerable question (a wrong answer is worse than none).
+* **retrieval**: the fusion's ``keyword_weight`` (``semantic_weight`` is one minus it) and ``sentence_weight``,
+  scored by MRR of the evidence within the top ``k``.
+
+For each of the seven documents in turn, the setting with the best score on the *other six* is applied to it; the
+held-out results are reported per family, beside the same figures for the default settings. The value proposed for
+the product is the median of the seven choices. The trade-off curve (false abstention against abstention on
+unanswerable questions, per family) is written with the chosen threshold in bold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from itertools import product
+from pathlib import Path
+
+from evaluation.common import machine, machine_line, now, write_results
+from evaluation.eval import COLLECTION
+from evaluation.families import FAMILIES, family, open_pipeline
+from evaluation.metrics import first_relevant_rank
+
+STEM = "calibration"
+THRESHOLDS = [round(0.38 + 0.02 * i, 2) for i in range(13)]  # 0.38 .. 0.62
+NAME_SUPPORT = [0.6, 0.7, 0.8, 0.9, 1.01]  # 1.01: a name the document lacks always declines
+FOCUS_SUPPORT = [0.0, 0.55, 0.65, 0.75, 1.01]  # 0.0: a missing word of the phrase asked for changes nothing
+KEYWORD_WEIGHTS = [0.1, 0.2, 0.3, 0.4, 0.5]
+SENTENCE_WEIGHTS = [0.0, 0.25, 0.5, 0.75]
+
+
+def utility(row: dict) -> float:
+    """The score of one answer (module docstring)."""
+    if not row["answerable"]:
+        return 1.0 if row["abstained"] else -1.0
+    if row["abstained"]:
+        return 0.0
+    return 1.0 if row["cites_gold"] else -0.5
+
+
+def prepare_all(pipeline, searched: Sequence[tuple]) -> list[tuple]:
+    """Each question with its search and its prepared sentences (what no threshold changes)."""
+    answerer = pipeline.answerer
+    return [(q, result, answerer.prepare(q.question, result.hits, result.vector, absent=result.absent,
+                                         query=result.query, word_share=result.word_share))
+            for q, result in searched]
+
+
+def answer_rows(pipeline, prepared: Sequence[tuple], policy) -> list[dict]:
+    """Every question answered from its prepared sentences under ``policy``, as the product answers it."""
+    rows = []
+    for q, result, ready in prepared:
+        answer = pipeline.answerer.compose(ready, retrieval=result.confidence, policy=policy)
+        cited = {c.page for c in answer.citations}
+        rows.append({"id": q.id, "doc": q.doc, "family": family(q.doc), "answerable": q.answerable,
+                     "abstained": answer.abstained, "cites_gold": bool(cited & set(q.pages))})
+    return rows
+
+
+def retrieval_rows(pipeline, questions, doc_ids: dict[str, str], k: int, keyword_weight: float,
+                   sentence_weight: float) -> list[dict]:
+    searcher = pipeline.searcher
+    saved = searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight
+    searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight = \
+        1 - keyword_weight, keyword_weight, sentence_weight
+    try:
+        rows = []
+        for q in questions:
+            if not q.answerable:
+                continue
+            found = searcher.search(q.question, COLLECTION, [doc_ids[q.doc]], top_k=k)
+            rank = first_relevant_rank([h.chunk.text for h in found.hits], q.evidence)
+            rows.append({"id": q.id, "doc": q.doc, "family": family(q.doc), "rr": 1 / rank if rank else 0.0,
+                         "hit": rank is not None, "first": rank == 1})
+        return rows
+    finally:
+        searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight = saved
+
+
+def leave_one_out(settings: Sequence, rows_of: dict, score: Callable[[list[dict]], float],
+                  docs: Sequence[str]) -> tuple[dict[str, object], list[dict]]:
+    """For each document, the setting scoring best on the others, and the held-out rows under it.
+
+    Ties go to the setting listed first, so ``settings`` should be ordered from the most cautious (or the default).
+    """
+    chosen, held_out = {}, []
+    for doc in docs:
+        best = max(settings, key=lambda s: score([r for r in rows_of[s] if r["doc"] != doc]))
+        chosen[doc] = best
+        held_out += [r for r in rows_of[best] if r["doc"] == doc]
+    return chosen, held_out
+
+
+def _nearest(grid: Sequence[float], value: float) -> float:
+    return min(grid, key=lambda g: abs(g - value))
+
+
+def _share(flags) -> float | None:
+    flags = list(flags)
+    return sum(flags) / len(flags) if flags else None
+
+
+def answer_summary(rows: list[dict]) -> dict:
+    answerable = [r for r in rows if r["answerable"]]
+    unanswerable = [r for r in rows if not r["answerable"]]
+    return {"false_abstention": _share(r["abstained"] for r in answerable),
+            "abstains_unanswerable": _share(r["abstained"] for r in unanswerable),
+            "cites_gold_page": _share(not r["abstained"] and r["cites_gold"] for r in answerable),
+            "utility": statistics.fmean(utility(r) for r in rows) if rows else None,
+            "answerable": len(answerable), "unanswerable": len(unanswerable)}
+
+
+def retrieval_summary(rows: list[dict]) -> dict:
+    return {"mrr": _share(r["rr"] for r in rows), "recall@1": _share(r["first"] for r in rows),
+            "recall@k": _share(r["hit"] for r in rows), "answerable": len(rows)}
+
+
+def by_family(rows: list[dict], summary: Callable[[list[dict]], dict]) -> dict[str, dict]:
+    return {name: summary([r for r in rows if name in ("all", r["family"])]) for name in (*FAMILIES, "all")}
+
+
+def _f(value) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def curve_table(curve: dict[float, dict[str, dict]], chosen: float) -> str:
+    head = ["answer threshold"] + [f"{f}: false abstention / abstains on unanswerable / cites gold page"
+                                   for f in (*FAMILIES, "all")]
+    lines = ["| " + " | ".join(head) + " |", "| ---: |" + " --- |" * (len(head) - 1)]
+    for t, fams in curve.items():
+        cells = [" / ".join(_f(fams[f][k]) for k in ("false_abstention", "abstains_unanswerable", "cites_gold_page"))
+                 for f in (*FAMILIES, "all")]
+        mark = "**" if t == chosen else ""
+        lines.append(f"| {mark}{t:.2f}{mark} | " + " | ".join(f"{mark}{c}{mark}" for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def comparison_table(rows: list[tuple[str, dict[str, dict]]], keys: Sequence[str]) -> str:
+    head = ["family", "settings", *keys]
+    lines = ["| " + " | ".join(head) + " |", "| --- | --- |" + " ---: |" * len(keys)]
+    for name in (*FAMILIES, "all"):
+        for label, fams in rows:
+            lines.append(f"| {name} | {label} | " + " | ".join(_f(fams[name][k]) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.calibrate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--top-k", type=int, default=8)
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
+    args = parser.parse_args(argv)
+    pipeline, questions, ingests = open_pipeline()
+    doc_ids = {doc: rec["doc_id"] for doc, rec in ingests.items()}
+    docs = sorted(doc_ids)
+    s = pipeline.settings
+
+    print("searching every question once", file=sys.stderr)
+    searched = [(q, pipeline.searcher.search(q.question, COLLECTION, [doc_ids[q.doc]], top_k=args.top_k))
+                for q in questions]
+    base = pipeline.answerer.policy
+    prepared = prepare_all(pipeline, searched)
+    # Most cautious first, so that ties go to declining.
+    policies = [dataclasses.replace(base, answer_threshold=t, unknown_name_support=n, absent_focus_support=f)
+                for t, n, f in product(reversed(THRESHOLDS), reversed(NAME_SUPPORT), reversed(FOCUS_SUPPORT))]
+    print(f"answering with {len(policies)} settings", file=sys.stderr)
+    answers = {p: answer_rows(pipeline, prepared, p) for p in policies}
+    default_rows = answer_rows(pipeline, prepared, base)
+    score = lambda rows: statistics.fmean(utility(r) for r in rows)  # noqa: E731
+    chosen, held_out = leave_one_out(policies, answers, score, docs)
+    proposal = dataclasses.replace(
+        base, answer_threshold=_nearest(THRESHOLDS, statistics.median(p.answer_threshold for p in chosen.values())),
+        unknown_name_support=_nearest(NAME_SUPPORT, statistics.median(p.unknown_name_support for p in chosen.values())),
+        absent_focus_support=_nearest(FOCUS_SUPPORT, statistics.median(p.absent_focus_support for p in chosen.values())))
+    curve = {t: by_family(answer_rows(pipeline, prepared, dataclasses.replace(proposal, answer_threshold=t)),
+                          answer_summary) for t in THRESHOLDS}
+
+    print("searching with every retrieval weighting", file=sys.stderr)
+    weightings = [(s.keyword_weight, s.sentence_weight)] + [
+        (k, w) for k, w in product(KEYWORD_WEIGHTS, SENTENCE_WEIGHTS) if (k, w) != (s.keyword_weight, s.sentence_weight)]
+    retrieval = {w: retrieval_rows(pipeline, questions, doc_ids, args.top_k, *w) for w in weightings}
+    mrr = lambda rows: _share(r["rr"] for r in rows) or 0.0  # noqa: E731
+    r_chosen, r_held_out = leave_one_out(weightings, retrieval, mrr, docs)
+
+    answer_keys = ("abstains_unanswerable", "false_abstention", "cites_gold_page", "utility")
+    answer_table = comparison_table([
+        (f"default (threshold {base.answer_threshold:.2f}, name support {base.unknown_name_support:.2f})",
+         by_family(default_rows, answer_summary)),
+        ("leave-one-document-out", by_family(held_out, answer_summary))], answer_keys)
+    retrieval_table = comparison_table([
+        (f"default (keyword {s.keyword_weight:.2f}, sentence {s.sentence_weight:.2f})",
+         by_family(retrieval[weightings[0]], retrieval_summary)),
+        ("leave-one-document-out", by_family(r_held_out, retrieval_summary))], ("recall@1", "recall@k", "mrr"))
+    choices = "\n".join(
+        f"| {doc} | {chosen[doc].answer_threshold:.2f} | {chosen[doc].unknown_name_support:.2f} | "
+        f"{chosen[doc].absent_focus_support:.2f} | {r_chosen[doc][0]:.2f} | {r_chosen[doc][1]:.2f} |" for doc in docs)
+    choice_table = ("| held-out document | answer threshold | name support | focus support | keyword weight | "
+                    "sentence weight |\n| --- | ---: | ---: | ---: | ---: | ---: |\n" + choices)
+    date = now()
+    block = (
+        f"Measured {date[:10]} on {machine_line(machine())}; {len(questions)} dev questions, top {args.top_k}, "
+        f"extractive. Each document's figures come from the setting that scored best on the other six.\n\n"
+        f"Answers (utility: +1 declined unanswerable or cited a gold page, -0.5 cited none, -1 answered an "
+        f"unanswerable question):\n\n{answer_table}\n\nRetrieval (MRR of the evidence in the top {args.top_k}):\n\n"
+        f"{retrieval_table}\n\nChosen per held-out document:\n\n{choice_table}\n\n"
+        f"Proposed (medians of the choices): answer threshold {proposal.answer_threshold:.2f}, name support "
+        f"{proposal.unknown_name_support:.2f}, focus support {proposal.absent_focus_support:.2f}.\n\n"
+        f"Trade-off (answer threshold; false abstention / abstains on unanswerable / cites a gold page):\n\n"
+        f"{curve_table(curve, proposal.answer_threshold)}\n")
+    payload = {"meta": {"date": date, "machine": machine(), "top_k": args.top_k},
+               "chosen": {d: dataclasses.asdict(p) for d, p in chosen.items()},
+               "retrieval_chosen": {d: list(w) for d, w in r_chosen.items()},
+               "proposal": dataclasses.asdict(proposal),
+               "held_out": held_out, "default": default_rows, "retrieval_held_out": r_held_out,
+               "curve": {str(t): v for t, v in curve.items()}, "readme": block}
+    write_results(STEM, f"# Calibration\n\n{block}", payload, args.out)
+    print(block)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,730 @@
+"""Reading fidelity per document: how much of each page's text the product's reader keeps, in order.
+
+    python -m evaluation.reading [--docs PATH ...] [--out evaluation/results] [--baseline REF]
+
+Every PDF is read twice: by the product (:func:`ingestion.reader.read_document`, default options, timed) and by
+pdfplumber, the reference, page by page: ``page.extract_text(x_tolerance=1.5)``, Unicode NFKC, ``(cid:N)``
+removed, a hyphen at a line break re-joined, whitespace collapsed (:func:`reference_text`), which is how the
+evaluation questions' evidence strings were taken from these PDFs. Both texts are split into words
+(:func:`words`), and per document the report gives:
+
+- pages read;
+- words matched in order: the longest common subsequence of the reference's words and ours, over the number of
+  reference words (:func:`matched_in_order`), summed over pages; the worst page and the pages under 0.90;
+- U+FFFD (the replacement character) in our text;
+- run-together tokens: our words of 7 letters or more that are no reference word of the page but the
+  concatenation of 2 or more consecutive ones ("sowecancorrect...", :func:`run_together`), with examples;
+- seconds per page of ``read_document`` alone (the reference's reading is not timed), after one warm-up read of
+  a small PDF so that first-call costs (imports, the layout model) fall outside;
+- which reader produced the pages (``Page.reader``).
+
+``--baseline REF`` measures the reader of another git revision beside this one ("before" rows and the ratio of
+s/page after/before): ``REF`` is checked out with ``git worktree add --detach`` in a temporary folder, and this
+file is loaded by path in a new interpreter running there, whose ``sys.path`` starts with that checkout and
+leaves this one out, so that it imports the checkout's ``ingestion`` whether or not the revision has this file
+(it checks that it did). That process warms up and reads the PDFs it is sent, one at a time, sending the pages
+back as JSON on a pipe of its own; the two readers take turns document by document, never at the same time, so a
+change in the machine's load weighs on both alike. The process ends and the worktree is removed afterwards, also
+on error. Both revisions are scored here against the same reference. Timings depend on what else the machine
+runs: CPU seconds are reported beside wall seconds, and the load average at the start and the end.
+
+``--json-only FILE`` only reads the PDFs with this checkout's reader and writes the pages as JSON (no reference,
+no report).
+
+Writes ``reading.md`` and ``reading.json`` (per-page figures and the README block) to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import select
+import shutil
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+from rapidfuzz.distance import LCSseq
+
+# Only the standard library and rapidfuzz at module level: the --baseline process runs this file inside another
+# revision's checkout, where the project's modules (evaluation included) are that revision's.
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
+DEFAULT_DOCS = [SHARED_EVAL / "docs" / f"{name}.pdf" for name in ("adam", "attention", "nist")] + \
+    sorted((SHARED_EVAL / "sec" / "docs").glob("*.pdf"))
+STEM = "reading"
+LOW_SHARE = 0.90  # pages under this share of words matched in order are counted
+RUN_TOGETHER_MIN_LETTERS = 7
+EXAMPLES = 5  # run-together tokens kept per document
+SPANS = 3  # lost and added word runs kept per page under LOW_SHARE
+SPAN_WORDS = 30  # words shown of each run
+PLUMBER_X_TOLERANCE = 1.5
+
+_CID = re.compile(r"\(cid:\d+\)")
+_LINE_HYPHEN = re.compile(r"-\s*\n\s*")
+_SPACE = re.compile(r"\s+")
+
+
+# -- metrics (pure functions of strings) ----------------------------------------------------------------------------
+def reference_text(raw: str) -> str:
+    """Normalise one page of pdfplumber text the way the evaluation's evidence strings were taken.
+
+    Unicode NFKC (ligatures such as "ﬁ" become "fi"), ``(cid:N)`` placeholders removed, a hyphen at a line break
+    re-joined (``-\\s*\\n\\s*`` -> nothing: "optimiza-/tion" becomes "optimization", and "state-of-/the-art"
+    becomes "state-ofthe-art" as in the evidence), then runs of whitespace collapsed to one space.
+
+    >>> reference_text("The \\ufb01rst optimiza-\\n  tion(cid:12) of\\n\\nthe  model")
+    'The first optimization of the model'
+    """
+    text = unicodedata.normalize("NFKC", raw)
+    text = _CID.sub("", text)
+    text = _LINE_HYPHEN.sub("", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_punctuation(ch: str) -> bool:
+    return ch in string.punctuation or unicodedata.category(ch).startswith("P")
+
+
+def _strip_punctuation(word: str) -> str:
+    start, end = 0, len(word)
+    while start < end and _is_punctuation(word[start]):
+        start += 1
+    while end > start and _is_punctuation(word[end - 1]):
+        end -= 1
+    return word[start:end]
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, as both sides are compared: NFKC, casefolded, split on whitespace and table pipes,
+    leading and trailing punctuation stripped (ASCII punctuation and Unicode's P* categories), empty words dropped.
+
+    Markdown marks are punctuation and vanish; a pipe between two cells (``|4,202|4,118|``, as a reader writing
+    Markdown tables puts it) separates words as the evidence matching does; inner punctuation stays.
+
+    >>> words("The Adam (Kingma & Ba, 2014) — \\ufb01rst-order | **gradient**  methods.")
+    ['the', 'adam', 'kingma', 'ba', '2014', 'first-order', 'gradient', 'methods']
+    """
+    out = []
+    for raw in re.split(r"[\s|]+", unicodedata.normalize("NFKC", text).casefold()):
+        word = _strip_punctuation(raw)
+        if word:
+            out.append(word)
+    return out
+
+
+def matched_in_order(reference: Sequence[str], ours: Sequence[str]) -> int:
+    """How many of the reference's words are found in order in ours: the length of the longest common
+    subsequence of the two word sequences (rapidfuzz's ``LCSseq``). Words out of order count once.
+
+    >>> matched_in_order(["a", "b", "c", "d"], ["a", "b", "c", "d"])
+    4
+    >>> matched_in_order(["a", "b", "c", "d"], ["a", "c", "d"])  # one word lost
+    3
+    >>> matched_in_order(["a", "b", "c", "d"], ["c", "d", "a", "b"])  # two halves swapped: one half in order
+    2
+    """
+    return int(LCSseq.similarity(list(reference), list(ours)))
+
+
+def share_in_order(reference: Sequence[str], ours: Sequence[str]) -> float | None:
+    """:func:`matched_in_order` over the number of reference words; None for a reference without words.
+
+    >>> share_in_order(["a", "b", "c", "d"], ["a", "b", "x", "d"])
+    0.75
+    >>> share_in_order([], ["a"]) is None
+    True
+    """
+    return matched_in_order(reference, ours) / len(reference) if reference else None
+
+
+def run_together(ours: Sequence[str], reference: Sequence[str],
+                 min_letters: int = RUN_TOGETHER_MIN_LETTERS) -> list[str]:
+    """Our words that are several reference words run together, in our order, one entry per occurrence.
+
+    A word counts when it is alphabetic with at least ``min_letters`` letters, is not itself a reference word,
+    and equals the concatenation of 2 or more consecutive reference words (so a real long word the reference
+    also has is never counted).
+
+    >>> ref = words("so we can correct for the discrepancy between the two")
+    >>> run_together(words("sowecancorrectforthediscrepancy between the two"), ref)
+    ['sowecancorrectforthediscrepancy']
+    >>> run_together(words("so we can correct for the discrepancy"), ref)  # "discrepancy" is a reference word
+    []
+    >>> run_together(["wecorrect"], ref)  # "we" and "correct" are not consecutive in the reference
+    []
+    """
+    vocabulary = set(reference)
+    starts: dict[str, list[int]] = {}
+    for i, word in enumerate(reference):
+        starts.setdefault(word[:1], []).append(i)
+    verdict: dict[str, bool] = {}
+
+    def joined(token: str) -> bool:
+        for i in starts.get(token[:1], ()):
+            end, j = 0, i
+            while j < len(reference) and token.startswith(reference[j], end):
+                end += len(reference[j])
+                j += 1
+                if end == len(token):
+                    return j - i >= 2
+        return False
+
+    found = []
+    for token in ours:
+        if len(token) < min_letters or not token.isalpha() or token in vocabulary:
+            continue
+        if token not in verdict:
+            verdict[token] = joined(token)
+        if verdict[token]:
+            found.append(token)
+    return found
+
+
+def replacement_characters(text: str) -> int:
+    """How many U+FFFD (the character a decoder puts where it could not map a glyph) the text holds.
+
+    >>> replacement_characters("a\\ufffdb \\ufffd\\ufffd")
+    3
+    """
+    return text.count("\ufffd")
+
+
+def differing_runs(reference: Sequence[str], ours: Sequence[str], keep: int = SPANS,
+                   max_words: int = SPAN_WORDS) -> dict[str, list[str]]:
+    """The longest runs of reference words missing from ours (``lost``) and of our words the reference lacks at
+    that place (``added``), from the same alignment as :func:`matched_in_order`; ``keep`` runs each, longest
+    first, each cut to ``max_words`` words (a cut run ends in "…" and says its length).
+
+    >>> differing_runs("a b c d e".split(), "a d e x".split())
+    {'lost': ['b c'], 'added': ['x']}
+    """
+    lost, added = [], []
+    for op in LCSseq.opcodes(list(reference), list(ours)):
+        if op.tag in ("delete", "replace"):
+            lost.append(reference[op.src_start:op.src_end])
+        if op.tag in ("insert", "replace"):
+            added.append(ours[op.dest_start:op.dest_end])
+
+    def shown(runs: list) -> list[str]:
+        runs = sorted(runs, key=len, reverse=True)[:keep]
+        return [" ".join(r[:max_words]) + (f" … ({len(r)} words)" if len(r) > max_words else "") for r in runs]
+
+    return {"lost": shown(lost), "added": shown(added)}
+
+
+def reversed_in_reference(reference: Sequence[str], ours: Sequence[str], min_letters: int = 3) -> int:
+    """How many reference words (alphabetic, ``min_letters`` or more) are not our words but one of ours spelt
+    backwards: text set sideways that pdfplumber read from the wrong end ("tsoc gniniart" for "training cost"),
+    where a low share is the reference's fault, not ours.
+
+    >>> reversed_in_reference(words("tsoc gniniart level"), words("training cost level"))
+    2
+    """
+    mine = set(ours)
+    return sum(1 for w in reference if len(w) >= min_letters and w.isalpha() and w not in mine
+               and w[::-1] != w and w[::-1] in mine)
+
+
+# -- scoring a read against the reference ---------------------------------------------------------------------------
+def score_pages(reference: Sequence[str], pages: Sequence[dict]) -> list[dict]:
+    """Per-page figures of one read (``pages``: ``{"number", "text", "reader"}``) against the reference (the
+    normalised text of page 1, 2, ...). A reference page the read lacks scores 0 with reader ``missing``."""
+    by_number = {p["number"]: p for p in pages}
+    rows = []
+    for number in range(1, max([len(reference), *by_number]) + 1):
+        page = by_number.get(number, {"number": number, "text": "", "reader": "missing"})
+        ref = words(reference[number - 1]) if number <= len(reference) else []
+        ours = words(page["text"])
+        matched = matched_in_order(ref, ours)
+        joined = run_together(ours, ref)
+        row = {"number": number, "reader": page["reader"], "reference_words": len(ref), "words": len(ours),
+               "matched": matched, "share": round(matched / len(ref), 4) if ref else None,
+               "fffd": replacement_characters(page["text"]), "run_together": joined}
+        if ref and matched / len(ref) < LOW_SHARE:
+            row["differences"] = {**differing_runs(ref, ours), "reversed": reversed_in_reference(ref, ours)}
+        rows.append(row)
+    return rows
+
+
+def summarize_read(reference: Sequence[str], read: dict) -> dict:
+    """Document figures of one read (:func:`read_pdf`'s dict) against the reference pages."""
+    if read.get("error"):
+        return {"error": read["error"]}
+    pages = score_pages(reference, read["pages"])
+    scored = [p for p in pages if p["share"] is not None]
+    total_ref = sum(p["reference_words"] for p in pages)
+    worst = min(scored, key=lambda p: (p["share"], p["number"])) if scored else None
+    examples: list[dict] = []
+    for p in pages:
+        for token in p["run_together"]:
+            if len(examples) < EXAMPLES and token not in {e["token"] for e in examples}:
+                examples.append({"page": p["number"], "token": token})
+    n_read = len(read["pages"])
+    return {"pages": n_read, "reference_pages": len(reference), "reference_words": total_ref,
+            "matched": sum(p["matched"] for p in pages),
+            "share": sum(p["matched"] for p in pages) / total_ref if total_ref else None,
+            "pages_under": sum(p["share"] < LOW_SHARE for p in scored),
+            "worst_page": {"number": worst["number"], "share": worst["share"]} if worst else None,
+            "fffd": sum(p["fffd"] for p in pages),
+            "run_together": sum(len(p["run_together"]) for p in pages), "run_together_examples": examples,
+            "seconds": read["seconds"], "s_per_page": read["seconds"] / n_read if n_read else None,
+            "cpu_seconds": read["cpu_seconds"], "cpu_s_per_page": read["cpu_seconds"] / n_read if n_read else None,
+            "readers": dict(Counter(p["reader"] for p in read["pages"]).most_common()),
+            "warnings": read.get("warnings", []), "page_figures": pages}
+
+
+# -- reading --------------------------------------------------------------------------------------------------------
+def say(message: str) -> None:
+    """Progress, on stderr."""
+    print(f"[reading] {message}", file=sys.stderr, flush=True)
+
+
+def reference_pages(path: Path) -> list[str]:
+    """pdfplumber's text of every page of ``path``, normalised by :func:`reference_text`."""
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return [reference_text(page.extract_text(x_tolerance=PLUMBER_X_TOLERANCE) or "") for page in pdf.pages]
+
+
+def warm_up() -> None:
+    """Read a small generated PDF once, so imports and the first use of the layout model are not timed."""
+    import pymupdf
+
+    from ingestion.reader import read_document
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Warm-up", fontsize=18)
+    page.insert_text((72, 110), "A first line of text to read before the timed documents.", fontsize=11)
+    read_document(doc.tobytes(), "warm-up.pdf")
+
+
+def read_pdf(path: Path) -> dict:
+    """Read ``path`` with the importable ``ingestion`` package (default options), timing ``read_document`` alone.
+
+    Returns ``{"doc", "pages": [{"number", "text", "reader"}], "seconds", "warnings"}``, or ``{"doc", "error"}``
+    when the reader raised (the message says what)."""
+    from ingestion.reader import read_document
+
+    data = path.read_bytes()
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        result = read_document(data, path.name)
+    except Exception as exc:  # an old revision may fail where this one reads: report it, measure the rest
+        return {"doc": path.stem, "error": f"{type(exc).__name__}: {exc}"}
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"doc": path.stem, "seconds": seconds, "cpu_seconds": cpu, "warnings": list(result.warnings),
+            "pages": [{"number": p.number, "text": p.text, "reader": getattr(p, "reader", "unknown")}
+                      for p in result.pages]}
+
+
+def _ingestion_folder() -> Path:
+    """Where the importable ``ingestion`` package lives (this checkout's, or a baseline worktree's)."""
+    import ingestion
+
+    return Path(ingestion.__file__).resolve().parent
+
+
+def _said(label: str, path: Path, read: dict) -> None:
+    say(f"{label}{path.name}: " + (read["error"] if "error" in read else
+                                   f"{len(read['pages'])} pages in {read['seconds']:.1f} s "
+                                   f"(CPU {read['cpu_seconds']:.1f} s)"))
+
+
+def read_all(paths: Sequence[Path]) -> dict:
+    """Warm up, then :func:`read_pdf` every path; with where ``ingestion`` was imported from (``--json-only``)."""
+    warm_up()
+    reads = []
+    for path in paths:
+        reads.append(read_pdf(path))
+        _said("", path, reads[-1])
+    return {"ingestion": str(_ingestion_folder()), "reads": reads}
+
+
+def write_reads(args: argparse.Namespace) -> int:
+    """``--json-only FILE --docs PATH ...``: :func:`read_all` with the importable ``ingestion``, as JSON to FILE
+    (``-``: stdout)."""
+    text = json.dumps(read_all(args.docs), ensure_ascii=False)
+    if args.json_only == "-":
+        print(text)
+    else:
+        Path(args.json_only).write_text(text, encoding="utf-8")
+    return 0
+
+
+# -- the baseline revision ------------------------------------------------------------------------------------------
+# Run by a new interpreter with cwd = the worktree: sys.path gets the worktree first and neither '' nor this
+# repository, so `ingestion` (and everything it imports of the project) is the worktree's; this file is loaded from
+# its path under a private name, whether or not the revision has it, and serves reads (see `serve`).
+_WORKER = """\
+import importlib.util, os, sys
+tree, source, root = (os.path.realpath(p) for p in sys.argv[1:4])
+sys.path[:] = [tree] + [p for p in sys.path if p and os.path.realpath(p) not in (tree, root)]
+spec = importlib.util.spec_from_file_location("_reading_measure", source)
+module = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = module
+spec.loader.exec_module(module)
+sys.exit(module.serve(tree, int(sys.argv[4])))
+"""
+
+
+def serve(tree: str, fd: int) -> int:
+    """The baseline process: check that ``ingestion`` is the worktree's, warm up, say so on ``fd``; then for each
+    line of stdin (a JSON-encoded path) write :func:`read_pdf`'s dict as one JSON line to ``fd``, until stdin ends.
+
+    Replies go to a pipe of their own, not stdout, where the reader's libraries may print."""
+    with os.fdopen(fd, "w", encoding="utf-8") as replies:
+        def reply(value: dict) -> None:
+            replies.write(json.dumps(value, ensure_ascii=False) + "\n")
+            replies.flush()
+
+        where = _ingestion_folder()
+        if not where.is_relative_to(Path(tree).resolve()):
+            reply({"error": f"imported {where}, not the ingestion of {tree}"})
+            return 3
+        warm_up()
+        reply({"ingestion": str(where)})
+        for line in sys.stdin:
+            reply(read_pdf(Path(json.loads(line))))
+    return 0
+
+
+def _git(*args: str, cwd: Path = ROOT) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+@contextmanager
+def worktree(ref: str, repo: Path = ROOT) -> Iterator[tuple[Path, str]]:
+    """A detached checkout of ``ref`` of ``repo`` in a temporary folder; yields its path and the full commit.
+
+    The worktree is removed (and git's record of it pruned) when the block ends, however it ends."""
+    commit = _git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", cwd=repo)
+    tmp = Path(tempfile.mkdtemp(prefix="reading-baseline-"))
+    tree = tmp / "tree"
+    try:
+        _git("worktree", "add", "--detach", "--quiet", str(tree), commit, cwd=repo)
+        yield tree, commit
+    finally:
+        if tree.exists():
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=repo, capture_output=True)
+        shutil.rmtree(tmp, ignore_errors=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=repo, capture_output=True)
+
+
+class BaselineReader:
+    """The reader of another revision, in a process of its own; call it with a path for :func:`read_pdf`'s dict.
+
+    ``ref``, ``commit`` and ``ingestion`` (the folder it imported) say what it is."""
+
+    def __init__(self, ref: str, commit: str, ingestion: str, process: subprocess.Popen, replies, timeout: float):
+        self.ref, self.commit, self.ingestion = ref, commit, ingestion
+        self._process, self._replies, self._timeout = process, replies, timeout
+
+    def __call__(self, path: Path) -> dict:
+        self._process.stdin.write(json.dumps(str(Path(path).resolve())) + "\n")
+        self._process.stdin.flush()
+        return _reply(self._process, self._replies, self._timeout)
+
+
+def _reply(process: subprocess.Popen, replies, timeout: float) -> dict:
+    """The worker's next JSON line; RuntimeError when it exits first or takes longer than ``timeout`` seconds."""
+    ready, _, _ = select.select([replies], [], [], timeout)
+    if not ready:
+        raise RuntimeError(f"the baseline reader gave no answer in {timeout:.0f} s")
+    line = replies.readline()
+    if not line:
+        try:
+            status = process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            status = "unknown"
+        raise RuntimeError(f"the baseline reader exited (status {status}); see its messages above")
+    value = json.loads(line)
+    if set(value) == {"error"}:
+        raise RuntimeError(f"the baseline reader: {value['error']}")
+    return value
+
+
+@contextmanager
+def baseline_reader(ref: str, python: str = sys.executable, timeout: float = 1800.0) -> Iterator[BaselineReader]:
+    """The ``ingestion`` of git revision ``ref`` reading in a new ``python`` process (see :data:`_WORKER`), from a
+    temporary worktree; the process ends and the worktree is removed when the block ends, however it ends.
+    ``timeout``: most seconds for the warm-up or one document."""
+    with worktree(ref) as (tree, commit):
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["HF_HUB_OFFLINE"] = "1"
+        read_end, write_end = os.pipe()
+        try:
+            # Its stdout goes to our stderr (fd 2): messages of the reader's libraries, never mixed with replies.
+            process = subprocess.Popen([python, "-c", _WORKER, str(tree), str(Path(__file__).resolve()), str(ROOT),
+                                        str(write_end)], cwd=tree, env=env, stdin=subprocess.PIPE, stdout=2,
+                                       pass_fds=(write_end,), text=True, encoding="utf-8")
+        except BaseException:
+            os.close(read_end)
+            raise
+        finally:
+            os.close(write_end)
+        replies = os.fdopen(read_end, encoding="utf-8")
+        try:
+            say(f"baseline {ref} ({commit[:10]}): a reader started in {tree}")
+            hello = _reply(process, replies, timeout)
+            if not Path(hello["ingestion"]).is_relative_to(tree.resolve()):
+                raise RuntimeError(f"the baseline imported {hello['ingestion']}, not the worktree's ingestion")
+            yield BaselineReader(ref, commit, hello["ingestion"], process, replies, timeout)
+        finally:
+            try:
+                process.stdin.close()  # the end of its requests: it exits
+            except OSError:
+                pass
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            replies.close()
+
+
+# -- the whole run --------------------------------------------------------------------------------------------------
+def measure(paths: Sequence[Path], baseline: str | None = None) -> dict:
+    """Read ``paths`` with this checkout's reader (and ``baseline``'s), score both against pdfplumber; returns
+    the report without its ``meta``: ``documents`` (per document ``after``, ``before`` when a baseline ran),
+    ``total``, ``reference_seconds``, ``ingestion`` and ``baseline``.
+
+    With a baseline, the two readers take turns document by document (after then before, then before then
+    after, ...), never at the same time, so a change in the machine's load between them weighs on both alike."""
+    paths = [Path(p) for p in paths]
+    warm_up()
+    documents, reference_seconds = [], {}
+    with baseline_reader(baseline) if baseline else nullcontext() as other:
+        for i, path in enumerate(paths):
+            turns = [("after", read_pdf)] + ([("before", other)] if other else [])
+            reads = {}
+            for side, read in (turns if i % 2 == 0 else turns[::-1]):
+                reads[side] = read(path)
+                _said(f"{side}: ", path, reads[side])
+            t0 = time.perf_counter()
+            reference = reference_pages(path)
+            reference_seconds[path.stem] = time.perf_counter() - t0
+            row = {"doc": path.stem, "path": str(path), "after": summarize_read(reference, reads["after"])}
+            if other:
+                row["before"] = summarize_read(reference, reads["before"])
+                row.update(_ratios(row["after"], row["before"]))
+            documents.append(row)
+            say(f"scored {path.name}: " + ", ".join(f"{side} {_share(row[side])}" for side in ("after", "before")
+                                                    if side in row))
+    report = {"documents": documents, "total": {"after": total(documents, "after")},
+              "reference_seconds": reference_seconds, "ingestion": str(_ingestion_folder())}
+    if baseline:
+        report["total"]["before"] = total(documents, "before")
+        report["total"].update(_ratios(report["total"]["after"], report["total"]["before"]))
+        report["baseline"] = {"ref": other.ref, "commit": other.commit, "ingestion": other.ingestion}
+    return report
+
+
+def _ratios(after: dict, before: dict) -> dict:
+    """s/page after / before, wall and CPU; None where a side has none."""
+    def ratio(key: str) -> float | None:
+        a, b = after.get(key), before.get(key)
+        return a / b if a and b else None
+
+    return {"s_per_page_ratio": ratio("s_per_page"), "cpu_s_per_page_ratio": ratio("cpu_s_per_page")}
+
+
+def total(documents: Sequence[dict], side: str) -> dict:
+    """All documents of one side together (ratios of sums, so longer documents weigh more)."""
+    rows = [d[side] for d in documents if "error" not in d[side]]
+    pages, seconds = sum(r["pages"] for r in rows), sum(r["seconds"] for r in rows)
+    cpu = sum(r["cpu_seconds"] for r in rows)
+    ref_words = sum(r["reference_words"] for r in rows)
+    return {"documents": len(rows), "pages": pages, "reference_words": ref_words,
+            "matched": sum(r["matched"] for r in rows),
+            "share": sum(r["matched"] for r in rows) / ref_words if ref_words else None,
+            "pages_under": sum(r["pages_under"] for r in rows), "fffd": sum(r["fffd"] for r in rows),
+            "run_together": sum(r["run_together"] for r in rows), "seconds": seconds,
+            "s_per_page": seconds / pages if pages else None, "cpu_seconds": cpu,
+            "cpu_s_per_page": cpu / pages if pages else None,
+            "readers": dict(sum((Counter(r["readers"]) for r in rows), Counter()).most_common())}
+
+
+# -- report ---------------------------------------------------------------------------------------------------------
+def _share(r: dict) -> str:
+    return "error" if "error" in r else ("–" if r["share"] is None else f"{r['share']:.4f}")
+
+
+def _seconds(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _cells(r: dict) -> list[str]:
+    if "error" in r:
+        return ["error: " + r["error"][:80].replace("|", "/")] + ["–"] * 7
+    worst = r.get("worst_page")
+    return [str(r["pages"]), _share(r), str(r["pages_under"]),
+            f"p{worst['number']}: {worst['share']:.3f}" if worst else "–", str(r["fffd"]), str(r["run_together"]),
+            _seconds(r.get("s_per_page")), _seconds(r.get("cpu_s_per_page"))]
+
+
+def _ratio(d: dict) -> str:
+    wall, cpu = d.get("s_per_page_ratio"), d.get("cpu_s_per_page_ratio")
+    return "–" if wall is None else f"{wall:.2f}x" + (f" (CPU {cpu:.2f}x)" if cpu else "")
+
+
+def table(report: dict) -> list[str]:
+    """One row per document (and a "before" row under it when a baseline ran), then all documents together."""
+    baseline = "baseline" in report
+    head = ["document"] + (["code"] if baseline else []) + \
+        ["pages", "words matched in order", "pages under 0.90", "worst page", "U+FFFD", "run-together tokens",
+         "s/page", "CPU s/page"] + (["s/page after / before"] if baseline else [])
+    lines = ["| " + " | ".join(head) + " |",
+             "| --- |" + (" --- |" if baseline else "") + " ---: |" * (len(head) - 1 - baseline)]
+    before_label = f"before ({report['baseline']['ref']})" if baseline else ""
+    for d in [*report["documents"], {"doc": "**all**", **report["total"], "total": True}]:
+        after = {**d["after"], "worst_page": None} if d.get("total") else d["after"]
+        lines.append("| " + " | ".join([d["doc"]] + (["after"] if baseline else []) + _cells(after) +
+                                       ([_ratio(d)] if baseline else [])) + " |")
+        if baseline:
+            before = {**d["before"], "worst_page": None} if d.get("total") else d["before"]
+            lines.append("| " + " | ".join(["", before_label] + _cells(before) + [""]) + " |")
+    return lines
+
+
+def _when(meta: dict) -> str:
+    from evaluation.common import machine_line
+
+    load = meta.get("load_average")
+    busy = f", load average {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (1/5/15 min) at the start" if load else ""
+    return f"Measured {meta['date'][:10]} on {machine_line(meta['machine'])}{busy}"
+
+
+def readme_block(report: dict) -> str:
+    """The Markdown the README shows between ``<!-- results:reading -->`` markers."""
+    meta = report["meta"]
+    baseline = report.get("baseline")
+    n = len(report["documents"])
+    lines = [f"{_when(meta)}, {n} PDF{'s' if n != 1 else ''} against pdfplumber's text (x_tolerance "
+             f"{PLUMBER_X_TOLERANCE}, NFKC, line-end hyphens re-joined: how the evidence strings were taken)"
+             + (f", beside the reader of {baseline['ref']} (before)" if baseline else "") + ". Words matched in "
+             "order: the longest common subsequence of the reference's words and ours over the reference's words. "
+             "Run-together tokens: our words of 7+ letters that are 2+ consecutive reference words joined. "
+             "s/page: wall time of `read_document` alone, after a warm-up"
+             + ("; the two readers took turns document by document" if baseline else "") + ".", ""]
+    return "\n".join(lines + table(report)) + "\n"
+
+
+def _load(values: list[float] | None) -> str:
+    return "unknown" if not values else " / ".join(f"{v:.2f}" for v in values)
+
+
+def _readers(r: dict) -> str:
+    return ", ".join(f"{name} {n}" for name, n in r["readers"].items()) if "readers" in r else "–"
+
+
+def markdown(report: dict) -> str:
+    from evaluation.common import machine_line
+
+    meta = report["meta"]
+    sides = ["after", "before"] if "baseline" in report else ["after"]
+    lines = ["# Reading fidelity", "", f"- date: {meta['date']}", f"- machine: {machine_line(meta['machine'])}",
+             f"- command: `{meta['command']}` ({meta['seconds']:.0f} s)",
+             f"- load average (1/5/15 min) at the start {_load(meta['load_average'])}, at the end "
+             f"{_load(meta['load_average_end'])}: timings taken while other work runs are slower",
+             f"- reader (after): `{report['ingestion']}`"]
+    if "baseline" in report:
+        b = report["baseline"]
+        lines.append(f"- before: git revision `{b['ref']}` ({b['commit'][:10]}), read from a temporary worktree "
+                     "in a separate process")
+    lines += ["- reference: pdfplumber `extract_text(x_tolerance=1.5)` per page, NFKC, `(cid:N)` removed, line-end "
+              "hyphens re-joined, whitespace collapsed; words: NFKC, casefolded, split on whitespace, leading and "
+              "trailing punctuation stripped", "", "## Per document", ""]
+    lines += table(report)
+    lines += ["", "## Readers of the pages", "", "| document | " + " | ".join(sides) + " |",
+              "| --- |" + " --- |" * len(sides)]
+    for d in report["documents"]:
+        lines.append(f"| {d['doc']} | " + " | ".join(_readers(d[s]) for s in sides) + " |")
+    lines += ["", "## Lowest pages", "",
+              f"Pages under {LOW_SHARE:.2f} (at most 5 per document, lowest first), with the longest runs of "
+              "reference words missing from ours (lost) and of our words the reference lacks there (added)."]
+    for d in report["documents"]:
+        for side in sides:
+            r = d[side]
+            if "error" in r:
+                continue
+            low = sorted((p for p in r["page_figures"] if p["share"] is not None and p["share"] < LOW_SHARE),
+                         key=lambda p: p["share"])[:5]
+            examples = ", ".join(f"p{e['page']} `{e['token']}`" for e in r["run_together_examples"])
+            if not low and not examples:
+                continue
+            lines += ["", f"### {d['doc']} ({side})", ""]
+            if examples:
+                lines += [f"Run-together tokens: {examples}", ""]
+            for p in low:
+                diff = p["differences"]
+                lines.append(f"- p{p['number']} ({p['reader']}): {p['share']:.3f}, {p['matched']} of "
+                             f"{p['reference_words']} reference words, {p['words']} ours; lost: "
+                             + "; ".join(f"“{s}”" for s in diff["lost"]) + " | added: "
+                             + "; ".join(f"“{s}”" for s in diff["added"])
+                             + (f" ({diff['reversed']} reference words are ours spelt backwards: sideways text "
+                                "pdfplumber read from the wrong end)" if diff.get("reversed") else ""))
+    return "\n".join(lines) + "\n"
+
+
+# -- command line ---------------------------------------------------------------------------------------------------
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.reading", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--docs", type=Path, nargs="+", default=DEFAULT_DOCS, metavar="PATH",
+                        help="PDFs to read (default: the papers, nist and the SEC filings in ../shared/eval)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results",
+                        help="folder for reading.md and reading.json")
+    parser.add_argument("--baseline", metavar="REF", help="also measure the reader of this git revision")
+    parser.add_argument("--json-only", metavar="FILE",
+                        help="only read --docs with this checkout's reader and write the pages as JSON to FILE "
+                             "('-' for stdout): no reference, no report")
+    args = parser.parse_args(argv)
+    missing = [str(p) for p in args.docs if not Path(p).is_file()]
+    if missing:
+        parser.error(f"not a file: {', '.join(missing)}")
+    stems = [Path(p).stem for p in args.docs]
+    if len(set(stems)) != len(stems):
+        parser.error("two documents share a name; give PDFs with distinct names")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    args = parse_args(argv)
+    if args.json_only:
+        return write_reads(args)
+    from evaluation.common import load_average, machine, now, write_results
+
+    started, load = time.perf_counter(), load_average()
+    report = measure(args.docs, args.baseline)
+    report = {"meta": {"date": now(), "machine": machine(), "load_average": load, "load_average_end": load_average(),
+                       "seconds": time.perf_counter() - started,
+                       "command": "python -m evaluation.reading " + " ".join(sys.argv[1:] if argv is None else argv),
+                       "docs": [str(p) for p in args.docs], "low_share": LOW_SHARE,
+                       "x_tolerance": PLUMBER_X_TOLERANCE}, **report}
+    report["readme"] = readme_block(report)
+    text = markdown(report)
+    write_results(STEM, text, report, args.out)
+    print(report["readme"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
