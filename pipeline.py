@@ -110,7 +110,8 @@ class Pipeline:
 
         s = self.settings
         self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
-        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b, keyword_prefix=s.keyword_prefix)
+        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b, keyword_prefix=s.keyword_prefix,
+                                keyword_section=s.keyword_section)
         self.reranker = Reranker(s.reranker_model, s.reranker_enabled)
         self.reranker.load()  # once, at start: fails in milliseconds offline and says so in the log and /stats
         self.llm = LLM.from_settings(s)

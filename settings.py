@@ -76,6 +76,9 @@ class Settings(BaseSettings):
         True, description="Embed each passage with its contextual prefix (file | page | section); measured in README.")
     keyword_prefix: bool = Field(
         False, description="Index the contextual prefix for BM25 too (measured: no gain, so off).")
+    keyword_section: bool = Field(
+        False, description="Index each passage's section heading for BM25 with its text (chosen by "
+        "leave-one-document-out, see README).")
     sentence_weight: float = Field(
         0.5, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine.")
     expansion: str = Field(
@@ -99,17 +102,17 @@ class Settings(BaseSettings):
 
     # Answering
     answer_threshold: float = Field(
-        0.5, ge=0, le=1, description="Least support score of the best sentence; below it the answer abstains "
-        "(tuned on the dev set, see README).",
+        0.44, ge=0, le=1, description="Least support score of the best sentence that fits the question; below it "
+        "the answer abstains (chosen by leave-one-document-out, see README).",
     )
     answer_confident: float = Field(
         0.6, ge=0, le=1, description="Support of the best sentence at or above which an answer is given at level "
         "'high'; between answer_threshold and this it is 'low', with a warning.")
     unknown_name_support: float = Field(
-        0.75, ge=0, le=1.01, description="When the question names something the documents never mention (a name "
+        1.0, ge=0, le=1, description="When the question names something the documents never mention (a name "
         "such as 'BERT' or 'GPT-2'), the least support of the best sentence for an answer to be given at all.")
     absent_focus_support: float = Field(
-        0.6, ge=0, le=1.01, description="When a word of the phrase the question asks for ('which programming "
+        0.55, ge=0, le=1, description="When a word of the phrase the question asks for ('which programming "
         "language') is in no searched passage, the least support of the best sentence for an answer.")
     answer_max_sentences: int = Field(3, ge=1, le=10)
     max_question_chars: int = Field(2000, ge=10)

@@ -40,7 +40,8 @@ _NOT_IN_CACHE_KEY = {
     "fusion", "rrf_k", "confidence_insufficient", "confidence_low", "candidates", "semantic_weight",
     "keyword_weight", "reranker_model", "reranker_enabled", "rerank_candidates", "sentence_weight", "expansion",
     "expansion_threshold", "groq_base_url", "llm_timeout_seconds", "llm_max_retries", "llm_max_tokens",
-    "llm_temperature", "keyword_prefix", "max_pages", "api_key", "uploads_per_hour", "questions_per_hour",
+    "llm_temperature", "keyword_prefix", "keyword_section", "answer_confident", "unknown_name_support",
+    "absent_focus_support", "max_pages", "api_key", "uploads_per_hour", "questions_per_hour",
     "max_concurrent_ingests",
 }
 _SECRETS = {"groq_api_key", "api_key"}
@@ -64,9 +65,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def settings_digest(settings) -> str:
-    """Short hash of the settings that shape the stored index."""
+    """Short hash of the settings that shape the stored index, and of the code that reads and indexes, so that a
+    change to either builds a new store instead of measuring a stale one."""
     values = settings.model_dump(mode="json", exclude=_NOT_IN_CACHE_KEY)
-    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16] + "-" + code_digest()
+
+
+# Code whose change alters what is stored: a cached store built by other code is not reused.
+_STORE_CODE = ("ingestion", "retrieval/sentence_index.py", "retrieval/embedder.py", "retrieval/tokenize.py")
+
+
+def code_digest(root: Path = HERE.parent) -> str:
+    """Short hash of the source files that decide what an index holds (reading, chunking, sentence vectors)."""
+    digest = hashlib.sha256()
+    for name in _STORE_CODE:
+        path = root / name
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def reported_settings(settings) -> dict:

@@ -1,6 +1,6 @@
 """Answers per document family, as a client of the HTTP API gets them: ``top_k`` 8, extractive, one question at a time.
 
-    python -m evaluation.families [--top-k 8] [--no-naive] [--out evaluation/results] [--rebuild]
+    python -m evaluation.families [--top-k 8] [--no-naive] [--out evaluation/results] [--stem families] [--rebuild]
 
 Families are kinds of documents that fail differently: **papers** (Adam, Attention Is All You Need), **nist** (the
 NIST AI RMF, a framework document) and **filings** (four SEC 10-Q reports). Their dev questions are
@@ -12,13 +12,14 @@ Per family: evidence recall@1 and @8 and MRR over the returned passages, the top
 citing a gold page (share of *all* answerable questions), abstention on unanswerable questions, false abstention,
 and ingestion seconds per page. The naive recipe (:mod:`evaluation.naive`) is measured beside it on the same
 documents. The store is cached under ``evaluation/.cache/`` by the settings and the reading code, so a change to
-``ingestion/`` re-reads the documents by itself.
+``ingestion/`` re-reads the documents by itself. The report names the code revision it ran on, so a run of an
+earlier revision (this file copied into its checkout, ``--stem families-before``) stands beside it.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -36,22 +37,8 @@ GOLD = {
 }
 FAMILY_OF_DOC = {"adam": "papers", "attention": "papers", "nist": "nist"}
 FAMILIES = ("papers", "nist", "filings")
-# Code whose change alters what is stored: a cached store built by other code is not reused.
-_STORE_CODE = ("ingestion", "retrieval/sentence_index.py", "retrieval/embedder.py", "retrieval/tokenize.py")
-
-
 def family(doc: str) -> str:
     return FAMILY_OF_DOC.get(doc, "filings")
-
-
-def code_digest(root: Path = Path(__file__).resolve().parents[1]) -> str:
-    """Short hash of the source files that decide what an index holds (reading, chunking, sentence vectors)."""
-    digest = hashlib.sha256()
-    for name in _STORE_CODE:
-        path = root / name
-        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
-            digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()[:12]
 
 
 def load_questions() -> tuple[list[GoldQuestion], dict[str, Path]]:
@@ -72,7 +59,7 @@ def open_pipeline(rebuild: bool = False):
     from pipeline import Pipeline
     from settings import Settings
 
-    digest = f"{settings_digest(Settings(index_samples=False))}-{code_digest()}"
+    digest = settings_digest(Settings(index_samples=False))
     store = CACHE_ROOT / f"families-{digest}"
     record = CACHE_ROOT / f"families-{digest}.ingest.json"
     if rebuild and store.exists():
@@ -184,12 +171,25 @@ def table(product: dict, naive: dict | None, k: int) -> str:
     return "\n".join(lines)
 
 
+def revision(root: Path = Path(__file__).resolve().parents[1]) -> str:
+    """The checkout's commit (short), with "+changes" when its files differ from it; "" outside git."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("+changes" if dirty else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.families", description=__doc__.split("\n\n")[0])
     parser.add_argument("--top-k", type=int, default=8, help="passages per question, as a client asks (1-50)")
     parser.add_argument("--no-naive", action="store_true", help="skip the naive recipe")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
     parser.add_argument("--rebuild", action="store_true", help="read every document again")
+    parser.add_argument("--stem", default=STEM, help="name of the report files (and of the README block)")
     args = parser.parse_args(argv)
     pipeline, questions, ingests = open_pipeline(args.rebuild)
     doc_ids = {doc: rec["doc_id"] for doc, rec in ingests.items()}
@@ -202,12 +202,14 @@ def main(argv: list[str] | None = None) -> int:
         naive = summarize(naive_found, naive_docs, args.top_k)
     text = table(product, naive, args.top_k)
     meta = {"date": now(), "machine": machine(), "load_average": load_average(), "top_k": args.top_k,
-            "questions": len(questions), "settings": reported_settings(pipeline.settings), "documents": ingests}
-    block = (f"Measured {meta['date'][:10]} on {machine_line(meta['machine'])}; every dev question answered as "
-             f"`POST /query` answers it (`top_k` {args.top_k}, extractive), each searching its own document.\n\n"
+            "questions": len(questions), "settings": reported_settings(pipeline.settings), "documents": ingests,
+            "revision": revision()}
+    code = f"code at `{meta['revision']}`" if meta["revision"] else "code of this checkout"
+    block = (f"Measured {meta['date'][:10]} on {machine_line(meta['machine'])}, {code}; every dev question answered "
+             f"as `POST /query` answers it (`top_k` {args.top_k}, extractive), each searching its own document.\n\n"
              f"{text}\n")
     report = f"# Answers per document family\n\n{block}"
-    write_results(STEM, report, {"meta": meta, "product": product, "naive": naive, "rows": rows, "readme": block},
+    write_results(args.stem, report, {"meta": meta, "product": product, "naive": naive, "rows": rows, "readme": block},
                   args.out)
     print(text)
     return 0

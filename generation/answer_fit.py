@@ -81,7 +81,11 @@ _UNIT_WORDS: dict[str, tuple[str, ...]] = {
 _TIME = ("second", "minute", "hour", "day", "week", "month", "year", "millisecond")
 _NUMBER_WORDS = (r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|twenty|thirty|"
                  r"forty|fifty|hundred|thousand|million|billion|trillion|dozen|half|twice|double|triple|single|"
-                 r"once|several")
+                 r"once")
+# Numbers that only label a part of the document: "Table 2", "Figure 3", "Section 4.1", "[20]", "Item 1A".
+_LABEL_NUMBER = re.compile(r"\b(?:fig(?:ure)?s?|tables?|sections?|sec|eqs?|equations?|chapters?|appendix|"
+                           r"algorithms?|items?|notes?|parts?|exhibits?)\.?\s*[\dIVX]+[A-Z]?(?:\.\d+)*|"
+                           r"\[\d+(?:\s*[,–-]\s*\d+)*\]", re.I)
 _NUMBER = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.I)
 _PERCENT = re.compile(r"%|\bper ?cent\b|\bpercentage points?\b|\bbasis points?\b", re.I)
 _MONEY = re.compile(r"[$€£¥]|\b(?:dollars?|usd|eur|euros?|cents?|pounds sterling)\b|"
@@ -240,6 +244,7 @@ def fits(expectation: Expectation, sentence: str, *, table_row: bool = False, pa
         return True
     if kind == "percent":
         return bool(_PERCENT.search(sentence))
+    sentence = _LABEL_NUMBER.sub(" ", sentence)
     if kind == "number":
         return bool(_NUMBER.search(sentence))
     if kind == "count":

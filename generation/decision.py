@@ -37,12 +37,12 @@ _KIND_WORDS = {
 class Policy:
     """The thresholds :func:`decide` applies (defaults from settings)."""
 
-    answer_threshold: float = 0.5
+    answer_threshold: float = 0.44
     confident: float = 0.6
     retrieval_insufficient: float = 0.3
     retrieval_low: float = 0.5
-    unknown_name_support: float = 0.75
-    absent_focus_support: float = 0.6
+    unknown_name_support: float = 1.0
+    absent_focus_support: float = 0.55
 
     @classmethod
     def from_settings(cls, s) -> Policy:

@@ -18,7 +18,7 @@ from generation.decision import Decision, Policy, decide
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
 from retrieval.searcher import Hit
-from retrieval.tokenize import tokenize
+from retrieval.tokenize import tokenize, words
 
 NOT_FOUND = "Not in this document: no passage in it answers this question."
 # Sentences never quoted: headings, column headings, contents lines and references point at an answer, they are
@@ -81,8 +81,8 @@ def sentence_pages(chunk, start: int, end: int) -> tuple[int, int]:
 class ExtractiveAnswerer:
     """Scores every sentence of the retrieved passages and quotes the best.
 
-    A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's keywords it
-    contains``. Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are
+    A sentence's support is ``0.75 * cosine(question, sentence) + 0.25 * share of the question's words it
+    contains`` (a word counts once however many BM25 terms it yields). Headings, and sentences with fewer than ``min_new_terms`` keywords beyond the question's, are
     skipped: they restate the question rather than answer it. Of the sentences that fit the question, the best
     decides (with ``policy``, :func:`generation.decision.decide`); other fitting sentences join it when they come
     within ``margin`` of it, up to ``max_sentences``, and are quoted in document order.
@@ -109,8 +109,12 @@ class ExtractiveAnswerer:
         if not candidates:
             return []
         cosines = self._cosines(question, candidates, question_vector)
+        # Coverage counts the question's words, not its terms: "update-mime-database" is one word asked about,
+        # though it yields four terms.
+        asked = [t for t in (set(tokenize(word)) for word in words(question)) if t]
         for cand, cos in zip(candidates, cosines):
-            coverage = len(terms & set(tokenize(cand.text))) / len(terms) if terms else 0.0
+            found = set(tokenize(cand.text))
+            coverage = sum(bool(t & found) for t in asked) / len(asked) if asked else 0.0
             cand.score = float(0.75 * cos + 0.25 * coverage)
         return sorted(candidates, key=lambda c: -c.score)
 
@@ -141,11 +145,15 @@ class ExtractiveAnswerer:
         expectation = expect(question)
         ranked = self.score(query or question, hits, question_vector)
         focus = focus_names(question, word_share or {})
+        passages: dict[str, tuple[str, bool]] = {}  # chunk id -> (its text with its section, names the focus)
         fit = []
         for c in ranked:
-            passage = f"{c.hit.chunk.section}\n{c.hit.chunk.text}"
-            if fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage) and (
-                    not focus or mentions(passage, focus)):
+            chunk = c.hit.chunk
+            if chunk.chunk_id not in passages:
+                text = f"{chunk.section}\n{chunk.text}"
+                passages[chunk.chunk_id] = (text, not focus or mentions(text, focus))
+            passage, on_focus = passages[chunk.chunk_id]
+            if on_focus and fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage):
                 fit.append(c)
         return ranked, fit, expectation.kind
 

@@ -83,14 +83,19 @@ class Block:
         return cls(**values)
 
     def context(self) -> str:
-        """A table row as a sentence for embedding: its table, its label, and each value with its column heading.
+        """A table row of numbers as a sentence for embedding: its table, its label, and each value with its column
+        heading. A row of text (no number among its values) reads on its own and is returned as it is.
 
         >>> Block("table_row", 0, 1, label="Revenue", values=("$ 5", "$ 4"), columns=("2023", "2022"),
         ...       title="(In millions)").context()
         '(In millions): Revenue: 2023 $ 5; 2022 $ 4'
+        >>> Block("table_row", 0, 1, label="GOVERN 1.7", values=("Processes are in place.",), columns=("Sub",)).context()
+        ''
         """
+        if not any(any(ch.isdigit() for ch in v) for v in self.values):
+            return ""
         cells = "; ".join(f"{c} {v}".strip() for c, v in zip(self.columns, self.values))
-        parts = [p for p in (self.title[:200], self.label, cells) if p]
+        parts = [p for p in (self.title[:120], self.label, cells) if p]
         return ": ".join(parts)
 
 

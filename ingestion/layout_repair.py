@@ -53,7 +53,7 @@ def mend_layout_page(page: pymupdf.Page, markdown: str, boxes: list[dict]) -> st
             # After the markup is gone: clean_markdown would take the fence's backticks for code markers.
             segment = _figure(respace(clean_markdown(segment), _words_in(words, box["bbox"])))
         else:
-            table = numeric_table_markdown(page, box["bbox"]) if kind == "table" else None
+            table = numeric_table_markdown(page, box["bbox"], words) if kind == "table" else None
             if table:
                 segment = table + "\n\n"
             elif kind in _TEXTUAL or kind == "table":
@@ -90,10 +90,16 @@ def respace(text: str, words: list[str]) -> str:
     'the two,so we can correct for it'
     >>> respace("Not appl icable.", ["Not", "applicable."])
     'Not applicable.'
+
+    A word hyphenated at a line end ("how-" / "ever,") is one word, which the layout reader writes whole:
+    "however" is left alone.
+
+    >>> respace("AI technologies, however, also", ["AI", "technologies,", "how-", "ever,", "also"])
+    'AI technologies, however, also'
     """
     if not words:
         return text
-    keys = [_key(w) for w in words]
+    keys = _hyphens_joined([_key(w) if not w.endswith("-") else _key(w) + "-" for w in words])
     known = set(keys)
 
     def split(match: re.Match[str]) -> str:
@@ -104,6 +110,17 @@ def respace(text: str, words: list[str]) -> str:
         return " ".join(parts) if parts else token
 
     return _join_split_words(_LONG_TOKEN.sub(split, text), known)
+
+
+def _hyphens_joined(keys: list[str]) -> list[str]:
+    """Keys with each word broken by a line-end hyphen joined to the next ("how-", "ever" -> "however")."""
+    out: list[str] = []
+    for key in keys:
+        if out and out[-1].endswith("-") and key:
+            out[-1] = out[-1][:-1] + key
+        else:
+            out.append(key)
+    return [k.rstrip("-") for k in out]
 
 
 def _join_split_words(text: str, known: set[str]) -> str:

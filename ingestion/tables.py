@@ -74,12 +74,13 @@ class _Line:
             bool(self.label) or len(numbers) >= 2)
 
 
-def numeric_table_markdown(page: pymupdf.Page, bbox) -> str | None:
+def numeric_table_markdown(page: pymupdf.Page, bbox, page_words: list[tuple] | None = None) -> str | None:
     """The numeric table in ``bbox`` of ``page`` as Markdown with a header row per header line, or ``None`` when
-    the region is not a numeric table (see the module docstring)."""
-    rect = pymupdf.Rect(bbox)
-    words = [_Word(*w[:5]) for w in page.get_text("words", clip=rect, sort=True)
-             if rect.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))]
+    the region is not a numeric table (see the module docstring). ``page_words`` is the page's
+    ``get_text("words")`` when the caller has it already."""
+    x0, y0, x1, y1 = bbox
+    words = [_Word(*w[:5]) for w in (page.get_text("words") if page_words is None else page_words)
+             if x0 <= (w[0] + w[2]) / 2 <= x1 and y0 <= (w[1] + w[3]) / 2 <= y1]
     if not words:
         return None
     lines = _lines(words)

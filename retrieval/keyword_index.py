@@ -84,6 +84,19 @@ class KeywordIndex:
     def __len__(self) -> int:
         return self._size
 
+    def rows_with(self, terms: list[str]) -> np.ndarray:
+        """The rows of the passages holding any of ``terms``, sorted (read from the score matrix's columns).
+
+        >>> KeywordIndex([["adam", "optim"], ["sgd"], ["optim"]]).rows_with(["optim", "unknown"]).tolist()
+        [0, 2]
+        """
+        if self._bm25 is None:
+            return np.zeros(0, dtype=np.intp)
+        scores = self._bm25.scores
+        columns = [scores["indices"][scores["indptr"][i]:scores["indptr"][i + 1]]
+                   for i in (self._vocab[t] for t in terms if t in self._vocab)]
+        return np.unique(np.concatenate(columns)).astype(np.intp) if columns else np.zeros(0, dtype=np.intp)
+
     def search(self, query_tokens: list[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         """The ``k`` best-scoring passages with a score above zero.
 

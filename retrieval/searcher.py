@@ -16,7 +16,6 @@ Stages, each score kept per passage:
 from __future__ import annotations
 
 import math
-import re
 import time
 from dataclasses import dataclass, field
 
@@ -28,10 +27,9 @@ from retrieval.expansion import Expansion, Query
 from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
 from retrieval.scope import document_free
 from retrieval.store import Store
-from retrieval.tokenize import tokenize
+from retrieval.tokenize import tokenize, words
 
 MODES = ("hybrid", "semantic", "keyword")
-_WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
 
 
 @dataclass
@@ -199,13 +197,17 @@ class Searcher:
         total = sum(r.chunks for r in self.store.documents(collection)
                     if doc_ids is None or r.doc_id in doc_ids) or 1
         shares: dict[str, float] = {}
-        for word in dict.fromkeys(_WORD.findall(text)):
-            # A word is there when any of its terms but a bare number is: "beta2" is there as a spaced "β 2".
-            terms = [t for t in tokenize(word) if not t.replace(".", "").replace(",", "").isdigit()]
-            if terms:
-                rows = {row.chunk_id for t in terms for row, _ in self.store.keyword_search(collection, [t], total,
-                                                                                             doc_ids)}
-                shares[word] = min(1.0, len(rows) / total)
+        for word in dict.fromkeys(words(text)):
+            # A word is there when its whole term is, or every part of a compound but bare numbers is: "beta2" is
+            # there as a spaced "β 2", "English-to-Spanish" is not there because "Spanish" is not.
+            terms = tokenize(word)
+            if not terms:
+                continue
+            found = self.store.passages_with(collection, terms[:1], doc_ids)
+            parts = [t for t in terms[1:] if not t.replace(".", "").replace(",", "").isdigit()]
+            if not found and parts and all(self.store.passages_with(collection, [t], doc_ids) for t in parts):
+                found = self.store.passages_with(collection, parts, doc_ids)
+            shares[word] = min(1.0, found / total)
         return shares
 
     @staticmethod

@@ -32,8 +32,8 @@ def indexable_sentences(text: str, blocks=None) -> list[Sentence]:
 
 
 def vector_text(sentence: Sentence) -> str:
-    """What is embedded for a sentence: the sentence, or for a table row its table, label and every value with its
-    column heading (:meth:`ingestion.blocks.Block.context`)."""
+    """What is embedded for a sentence: the sentence, or for a table row of numbers its table, label and every value
+    with its column heading (:meth:`ingestion.blocks.Block.context`)."""
     if sentence.kind == "table_row" and sentence.block is not None:
         return sentence.block.context() or sentence.text
     return sentence.text

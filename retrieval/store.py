@@ -146,6 +146,10 @@ class Store(ABC):
         """The ``k`` chunks with the highest BM25 score for ``tokens`` (zero scores left out)."""
 
     @abstractmethod
+    def passages_with(self, collection: str, terms: list[str], doc_ids: list[str] | None = None) -> int:
+        """How many chunks (of ``doc_ids``, or of the whole collection) hold any of ``terms``."""
+
+    @abstractmethod
     def passage_vectors(self, collection: str, chunk_ids: list[str]) -> np.ndarray:
         """The stored vectors of these chunks, in order."""
 
@@ -173,9 +177,14 @@ class _Part(NamedTuple):
     tokens: list[list[str]]
 
 
-def _part(chunks: list[Chunk], vectors: np.ndarray, sentences: SentenceVectors | None, keyword_prefix: bool) -> _Part:
-    tokens = [tokenize(f"{c.prefix}\n{c.text}" if keyword_prefix else c.text) for c in chunks]
-    return _Part(chunks, vectors.astype(np.float32), sentences, tokens)
+def _part(chunks: list[Chunk], vectors: np.ndarray, sentences: SentenceVectors | None, keyword_prefix: bool,
+          keyword_section: bool = False) -> _Part:
+    def indexed(c: Chunk) -> str:
+        if keyword_prefix:
+            return f"{c.prefix}\n{c.text}"
+        return f"{c.section}\n{c.text}" if keyword_section and c.section else c.text
+
+    return _Part(chunks, vectors.astype(np.float32), sentences, [tokenize(indexed(c)) for c in chunks])
 
 
 class _CollectionIndex:
@@ -208,12 +217,14 @@ class LocalStore(Store):
     dim : embedding dimension.
     bm25_k1, bm25_b : BM25 parameters.
     keyword_prefix : index each chunk's contextual prefix (file, page, section) for BM25 along with its text.
+    keyword_section : index each chunk's section heading for BM25 along with its text.
     """
 
     def __init__(self, root: Path, dim: int, bm25_k1: float = 1.5, bm25_b: float = 0.75,
-                 keyword_prefix: bool = False):
+                 keyword_prefix: bool = False, keyword_section: bool = False):
         self.root = Path(root)
         self.keyword_prefix = keyword_prefix
+        self.keyword_section = keyword_section
         self.dim = dim
         self.k1, self.b = bm25_k1, bm25_b
         self._lock = threading.RLock()
@@ -244,7 +255,8 @@ class LocalStore(Store):
             records[record.doc_id] = record
             sentences = SentenceVectors.from_file(folder / "sentences.npz") \
                 if (folder / "sentences.npz").exists() else None
-            parts[record.doc_id] = _part(chunks, np.load(folder / "vectors.npy"), sentences, self.keyword_prefix)
+            parts[record.doc_id] = _part(chunks, np.load(folder / "vectors.npy"), sentences, self.keyword_prefix,
+                                         self.keyword_section)
         return _CollectionIndex(records, parts, self.dim, self.k1, self.b)
 
     def _remove_orphans(self, collection: str) -> None:
@@ -342,7 +354,7 @@ class LocalStore(Store):
             records = dict(current.records) if current else {}
             parts = dict(current.parts) if current else {}
             records[record.doc_id] = record
-            parts[record.doc_id] = _part(chunks, vectors, sentences, self.keyword_prefix)
+            parts[record.doc_id] = _part(chunks, vectors, sentences, self.keyword_prefix, self.keyword_section)
             # Built before anything is visible.
             index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)
             self._write_manifest(collection, records)
@@ -420,6 +432,12 @@ class LocalStore(Store):
     def keyword_search(self, collection, tokens, k, doc_ids=None):
         index = self._index(collection)
         return [(index.chunks[row], score) for row, score in index.bm25.search(tokens, k, index.rows_for(doc_ids))]
+
+    def passages_with(self, collection, terms, doc_ids=None):
+        index = self._index(collection)
+        rows = index.bm25.rows_with(terms)
+        scope = index.rows_for(doc_ids)
+        return int(len(rows) if scope is None else np.isin(rows, scope, assume_unique=True).sum())
 
 
 def _npy_bytes(array: np.ndarray) -> bytes:

@@ -72,7 +72,7 @@ from functools import lru_cache
 import Stemmer
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-__all__ = ["tokenize", "STOPWORDS"]
+__all__ = ["tokenize", "words", "STOPWORDS"]
 
 STOPWORDS = frozenset(ENGLISH_STOP_WORDS)
 
@@ -96,6 +96,7 @@ _EXPRESSION = re.compile(rf"(?<!\S)(?=\S*?(?:{_OTHER}|\w\())\S+")
 _CALL = re.compile(r"\w\(")
 _WORD_CHAR = re.compile(r"\w")
 _OPEN, _CLOSE = "([{", ")]}"
+_WRITTEN_WORD = re.compile(r"\w(?:[\w'’.-]*\w)?")
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η",
           "theta": "θ", "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π",
           "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω"}
@@ -193,6 +194,15 @@ def _expression(run: str) -> str | None:
             or not _WORD_CHAR.search(run) or not (_CALL.search(run) or any(map(_is_symbol, run)))):
         return None
     return run
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` as written, compounds whole: what a reader counts as one word of a question.
+
+    >>> words("How many GPT-2 heads, e.g. in ResNet-50's model?")
+    ['How', 'many', 'GPT-2', 'heads', 'e.g', 'in', "ResNet-50's", 'model']
+    """
+    return _WRITTEN_WORD.findall(text)
 
 
 def tokenize(text: str) -> list[str]:
