@@ -77,8 +77,8 @@ class Settings(BaseSettings):
     keyword_prefix: bool = Field(
         False, description="Index the contextual prefix for BM25 too (measured: no gain, so off).")
     keyword_section: bool = Field(
-        False, description="Index each passage's section heading for BM25 with its text (chosen by "
-        "leave-one-document-out, see README).")
+        False, description="Index each passage's section heading for BM25 with its text (measured by "
+        "leave-one-document-out: no change beyond a question, see README).")
     sentence_weight: float = Field(
         0.5, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine.")
     expansion: str = Field(

@@ -30,6 +30,7 @@ KINDS = ("heading", "paragraph", "list_item", "table_header", "table_row", "capt
          "reference")
 # Kinds that are one unit each: never cut into sentences, never joined with their neighbours.
 WHOLE = frozenset({"heading", "table_header", "table_row", "toc", "figure"})
+_CONTEXT_CHARS = 320  # longest table-row context embedded (Block.context)
 # A header cell covered by the heading of the cell on its left (see ingestion.tables). Never shown.
 SPANNED = "\x1f"
 
@@ -96,7 +97,8 @@ class Block:
             return ""
         cells = "; ".join(f"{c} {v}".strip() for c, v in zip(self.columns, self.values))
         parts = [p for p in (self.title[:120], self.label, cells) if p]
-        return ": ".join(parts)
+        # About a long sentence: a wide grid's row would otherwise cost the embedder several sentences' time.
+        return ": ".join(parts)[:_CONTEXT_CHARS]
 
 
 def clip(blocks: Iterable[Block], start: int, end: int) -> list[Block]:
