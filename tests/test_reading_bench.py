@@ -1,5 +1,6 @@
-"""The reading-fidelity benchmark (``evaluation.reading``): its metrics on hand-made strings, one measurement of
-a PDF built here, and the baseline path (another revision's reader, from a temporary git worktree)."""
+"""The reading-fidelity benchmark (``evaluation.reading``): its metrics (``evaluation.fidelity``) on hand-made
+strings, one measurement of a PDF built here, and the baseline path (another revision's reader, from a temporary git
+worktree)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from evaluation import reading
-from evaluation.reading import (
+from evaluation import fidelity, reading
+from evaluation.fidelity import (
     matched_in_order,
     reference_text,
     replacement_characters,
@@ -47,7 +48,7 @@ def pdf(tmp_path: Path, pages: list[list[str]] = PAGES, name: str = "survey.pdf"
 
 
 def test_doctests():
-    assert doctest.testmod(reading).failed == 0
+    assert doctest.testmod(fidelity).failed == 0 and doctest.testmod(reading).failed == 0
 
 
 def test_reference_text_joins_line_end_hyphens_and_drops_cid():
@@ -102,7 +103,7 @@ def test_reversed_reference_words_are_recognised():
 
 def test_score_pages_counts_a_missing_page_as_nothing_read():
     reference = ["alpha beta gamma", "delta epsilon"]
-    rows = reading.score_pages(reference, [{"number": 1, "text": "alpha beta gamma", "reader": "x"}])
+    rows = fidelity.score_pages(reference, [{"number": 1, "text": "alpha beta gamma", "reader": "x"}])
     assert [(r["number"], r["reader"], r["share"]) for r in rows] == [(1, "x", 1.0), (2, "missing", 0.0)]
 
 
