@@ -28,7 +28,7 @@ from pathlib import Path
 from evaluation.common import load_average, machine, machine_line, now, write_results
 from evaluation.eval import CACHE_ROOT, COLLECTION, SHARED_EVAL, ingest_docs, reported_settings, settings_digest
 from evaluation.gold import GoldQuestion, load_gold
-from evaluation.metrics import cites_gold_page, first_relevant_rank
+from evaluation.metrics import cites_gold_page, first_relevant_rank, mrr, recall_at_k
 
 STEM = "families"
 GOLD = {
@@ -133,9 +133,7 @@ def summarize(rows: Sequence[dict], ingests: dict[str, dict], k: int) -> dict[st
         seconds = sum(ingests[d]["seconds"] for d in docs if ingests.get(d, {}).get("seconds") is not None)
         out[name] = {
             "answerable": len(answerable), "unanswerable": len(unanswerable),
-            "recall@1": _share([r == 1 for r in ranks]),
-            f"recall@{k}": _share([r is not None and r <= k for r in ranks]),
-            "mrr": sum(1 / r for r in ranks if r) / len(ranks) if ranks else None,
+            "recall@1": recall_at_k(ranks, 1), f"recall@{k}": recall_at_k(ranks, k), "mrr": mrr(ranks, k),
             "top_on_gold_page": _share([r["top_page"] in r["pages"] for r in answerable]),
             "cites_gold_page": _share([not r["abstained"] and cites_gold_page(r["citations"], r["doc"], r["pages"])
                                        for r in answerable]) if answerable and "abstained" in answerable[0] else None,
