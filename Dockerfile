@@ -70,4 +70,6 @@ EXPOSE 7860
 ENTRYPOINT ["/bin/sh", "-c", \
             "if ! { mkdir -p \"$RAG_DATA_DIR\" && [ -w \"$RAG_DATA_DIR\" ]; } 2>/dev/null; then echo \"$RAG_DATA_DIR is not writable: storing documents in /tmp/rag-storage instead (lost when the container stops)\" >&2; export RAG_DATA_DIR=/tmp/rag-storage; fi; exec \"$@\"", \
             "sh"]
-CMD ["uvicorn", "main:app", "--host", "0.0.0.0", "--port", "7860"]
+# serving:GuardedH11Protocol closes connections whose headers or body trickle in (RAG_HEADER_TIMEOUT_SECONDS,
+# RAG_BODY_TIMEOUT_SECONDS) and idle kept-alive ones (RAG_KEEP_ALIVE_SECONDS).
+CMD ["uvicorn", "main:app", "--host", "0.0.0.0", "--port", "7860", "--http", "serving:GuardedH11Protocol"]

@@ -45,7 +45,7 @@ install-eval: $(EVAL_STAMP)
 install-test: $(TEST_STAMP)
 
 run: install
-	$(PY) -m uvicorn main:app --host $(HOST) --port $(PORT)
+	$(PY) -m uvicorn main:app --host $(HOST) --port $(PORT) --http serving:GuardedH11Protocol
 
 test: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not slow"

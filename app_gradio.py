@@ -13,16 +13,18 @@ import time
 from pathlib import Path
 
 import gradio as gr
+from gradio.utils import get_upload_folder
 from PIL import Image as PILImage
 
 from ingestion.chunking import STRATEGIES
 from ingestion.errors import IngestError
+from ingestion.upload_checks import check_file, discard
 from limits import RateLimiter
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
 
 COLLECTION = "default"  # the bundled samples; every session sees them
-SESSION_PREFIX = "session-"
+SESSION_PREFIX = "session-"  # for the names only: sessions are told apart by the store's mark
 CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
 .source .meta {font-size:0.85em; color:#57606a;}
@@ -148,9 +150,9 @@ class Sessions:
         self._last_used: dict[str, float] = {}
         self._questions = RateLimiter(self.settings.session_max_questions_per_hour)
         self._lock = threading.Lock()
-        for name in pipeline.store.collections():
-            if name.startswith(SESSION_PREFIX):
-                pipeline.delete_collection(name)
+        # Only collections the store marks as a session's: an API collection named "session-..." is not one.
+        for name in pipeline.store.session_collections():
+            pipeline.delete_collection(name)
 
     @staticmethod
     def new() -> dict:
@@ -164,11 +166,14 @@ class Sessions:
 
     def own_collection(self, state: dict) -> str:
         if not state["collection"]:
-            name = SESSION_PREFIX + secrets.token_hex(8)
-            # Claimed with a key nobody holds: the HTTP API can neither list nor open a session's collection.
-            self.pipeline.authorize(name, secrets.token_urlsafe(24), create=True)
+            # Created marked as a session's, with a key nobody holds, in one step: the HTTP API can neither list,
+            # open nor create such a collection. A name an API client took already is skipped.
+            name, generation = "", None
+            while generation is None:
+                name = SESSION_PREFIX + secrets.token_hex(8)
+                generation = self.pipeline.store.create_session(name)
             for record in self._samples():
-                self.pipeline.copy_document(record.doc_id, name)
+                self.pipeline.copy_document(record.doc_id, name, expect=generation)
             state["collection"] = name
         return self.collection(state)
 
@@ -232,6 +237,21 @@ def page_list(pages: list[int]) -> str:
     return ", ".join(runs)
 
 
+def checked_uploads(paths: list[str], settings, messages: list[str]) -> list[str]:
+    """The files that pass the API's checks (size, type) from ``os.stat`` alone, before any is read; a line in
+    ``messages`` for each refused one."""
+    passed = []
+    for path in paths:
+        try:
+            check_file(path, int(settings.max_upload_mb * 1024 * 1024))
+            passed.append(path)
+        except IngestError as exc:
+            messages.append(f"❌ {esc(exc.message)}")
+        except OSError:
+            messages.append(f"❌ {esc(Path(path).name)} did not arrive completely. Upload it again.")
+    return passed
+
+
 def build_ui(pipeline: Pipeline) -> gr.Blocks:
     """The Blocks app; mount it with ``gr.mount_gradio_app`` (see ``main.py``)."""
 
@@ -240,37 +260,47 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     def upload(files, strategy, chunk_size, session, progress=gr.Progress()):
         session = session or sessions.new()
         messages = []
-        expired = sessions.expire(session)
-        if expired:
-            messages.append(f"ℹ️ {esc(expired)}")
-        files = list(files or [])
-        allowed = sessions.uploads_left(session)
-        if len(files) > allowed:
-            messages.append(f"❌ This session may upload {pipeline.settings.session_max_uploads} files; "
-                            f"{len(files) - allowed} of these were not uploaded. Remove documents or start a new "
-                            "session (reload the page) to upload more.")
-            files = files[:allowed]
-        collection = sessions.own_collection(session) if files else sessions.collection(session)
-        for i, path in enumerate(files):
-            name = Path(path).name
-
-            def report(msg, frac, i=i, name=name):
-                progress((i + frac) / len(files), desc=f"{name}: {msg}")
-
-            try:
-                r = pipeline.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
-                                    chunk_size=int(chunk_size))
-                session["uploads"] += 1
-                note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
-                if r.unread_pages:
-                    note += f"; pages not read: {page_list(r.unread_pages)}"
-                messages.append(f"✅ {esc(name)}: {note}" + "".join(f"<br>⚠️ {esc(w)}" for w in r.warnings))
-            except IngestError as exc:
-                messages.append(f"❌ {esc(exc.message)}")
-            except ValueError as exc:
-                messages.append(f"❌ {esc(name)}: {esc(exc)}")
+        received = [str(f) for f in files or []]
+        try:
+            expired = sessions.expire(session)
+            if expired:
+                messages.append(f"ℹ️ {esc(expired)}")
+            files = checked_uploads(received, pipeline.settings, messages)
+            allowed = sessions.uploads_left(session)
+            if len(files) > allowed:
+                messages.append(f"❌ This session may upload {pipeline.settings.session_max_uploads} files; "
+                                f"{len(files) - allowed} of these were not uploaded. Remove documents or start a "
+                                "new session (reload the page) to upload more.")
+                files = files[:allowed]
+            collection = sessions.own_collection(session) if files else sessions.collection(session)
+            for i, path in enumerate(files):
+                messages.append(upload_one(path, i, len(files), collection, strategy, chunk_size, progress, session))
+        finally:
+            for path in received:  # Gradio's copy of every file, refused or indexed
+                discard(path, get_upload_folder())
         return ("<br>".join(messages), documents_html(pipeline, sessions.collection(session)),
                 gr.update(choices=sessions.own_documents(session), value=None), session)
+
+    def upload_one(path: str, i: int, count: int, collection: str, strategy, chunk_size, progress,
+                   session: dict) -> str:
+        """Index one checked file; the line the status shows for it."""
+        name = Path(path).name
+
+        def report(msg, frac):
+            progress((i + frac) / count, desc=f"{name}: {msg}")
+
+        try:
+            r = pipeline.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
+                                chunk_size=int(chunk_size))
+        except IngestError as exc:
+            return f"❌ {esc(exc.message)}"
+        except ValueError as exc:
+            return f"❌ {esc(name)}: {esc(exc)}"
+        session["uploads"] += 1
+        note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
+        if r.unread_pages:
+            note += f"; pages not read: {page_list(r.unread_pages)}"
+        return f"✅ {esc(name)}: {note}" + "".join(f"<br>⚠️ {esc(w)}" for w in r.warnings)
 
     def remove(doc_id, session):
         session = session or sessions.new()

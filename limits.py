@@ -98,3 +98,101 @@ class Slots:
             with self._lock:
                 self._busy -= 1
             self._sem.release()
+
+
+def unencodable_at(text: str) -> int | None:
+    """The position of the first character of ``text`` that UTF-8 cannot encode (an unpaired UTF-16 surrogate,
+    which a JSON body may carry as ``"\\ud800"``), or ``None`` when it is all text.
+
+    >>> unencodable_at("Which \\ud800 one?")
+    6
+    >>> unencodable_at("naïve – ok") is None
+    True
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
+def check_text(text: str, what: str) -> str:
+    """``text`` unchanged if every character of it is text; else a ``ValueError`` saying where it is not.
+
+    >>> check_text("\\ud800", "The question")
+    Traceback (most recent call last):
+    ...
+    ValueError: The question holds a character that is not text at position 1 (an unpaired surrogate, '\\ud800'); remove it and send it again.
+    """
+    at = unencodable_at(text)
+    if at is not None:
+        raise ValueError(f"{what} holds a character that is not text at position {at + 1} (an unpaired surrogate, "
+                         f"{safe_text(repr(text[at]))}); remove it and send it again.")
+    return text
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode written as its escape, so a message quoting a client's
+    input can always be sent back.
+
+    >>> safe_text("doc-\\udc80")
+    'doc-\\\\udc80'
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body other than a file upload (``multipart/form-data``, whose size the upload
+    limit checks) larger than ``max_bytes`` is answered 413 before the application parses any of it.
+
+    The declared ``Content-Length`` is checked first; a chunked body is counted as it arrives and never held beyond
+    ``max_bytes``. A body within the limit is passed on unchanged.
+    """
+
+    def __init__(self, app, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or self._is_upload(scope):
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            return await self._refuse(send)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away: let the application see it
+                return await self.app(scope, _replay([message], receive), send)
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                return await self._refuse(send)
+            if not message.get("more_body"):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        return await self.app(scope, _replay([body], receive), send)
+
+    @staticmethod
+    def _is_upload(scope) -> bool:
+        content_type = dict(scope.get("headers") or ()).get(b"content-type", b"")
+        return content_type.split(b";")[0].strip().lower() == b"multipart/form-data"
+
+    async def _refuse(self, send) -> None:
+        import json
+
+        body = json.dumps({"detail": f"The request body is larger than {self.max_bytes // 1024} KiB, the most "
+                                     "accepted (RAG_MAX_REQUEST_KB); send a shorter question or fewer ids."}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def _replay(messages: list, receive):
+    """A ``receive`` that gives ``messages`` first, then whatever the connection sends next (a disconnect)."""
+    pending = list(messages)
+
+    async def replayed():
+        return pending.pop(0) if pending else await receive()
+
+    return replayed

@@ -14,14 +14,17 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.sse import EventSourceResponse, ServerSentEvent
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingestion.errors import FileTooLarge, IngestError
-from limits import RateLimiter, retry_after
-from pipeline import AnswerResult, CollectionLocked, Pipeline, QuestionError
+from ingestion.upload_checks import check_upload
+from limits import BodyLimit, RateLimiter, check_text, retry_after, safe_text
+from pipeline import AnswerResult, Pipeline, QuestionError
+from retrieval.access import CollectionLocked
 from retrieval.searcher import SearchResult
 from retrieval.store import UnknownCollection, UnknownDocument, validate_collection_name
+from serving import BodyDeadline
 from settings import Settings, get_settings
 
 log = logging.getLogger("rag")
@@ -38,6 +41,23 @@ class QueryRequest(BaseModel):
         None, description="Continue this conversation (follow-ups are resolved from it); omitted: a new one is "
         "started and its id returned.")
 
+    @field_validator("collection")
+    @classmethod
+    def _named_whole(cls, value: str) -> str:
+        return validate_collection_name(value)
+
+    @field_validator("question", "conversation_id")
+    @classmethod
+    def _text(cls, value: str | None, info) -> str | None:
+        return value if value is None else check_text(value, f"The {info.field_name}")
+
+    @field_validator("doc_ids")
+    @classmethod
+    def _ids_text(cls, value: list[str] | None) -> list[str] | None:
+        for doc_id in value or ():
+            check_text(doc_id, "A document id")
+        return value
+
 
 class ErrorDetail(BaseModel):
     detail: str = Field(..., description="What was wrong and what to do about it.")
@@ -48,12 +68,25 @@ ERRORS = {
     401: "Missing or wrong API key (only when RAG_API_KEY is set).",
     403: "The collection needs its key (X-Collection-Key), or exists without one and a key was sent.",
     404: "No such collection, document or passage (or one that needs another X-Collection-Key).",
-    413: "The file is over the size or page limit.",
+    409: "The collection was deleted while the file was being indexed, or its manifest is damaged; nothing was saved.",
+    413: "The file is over the size or page limit, or a request body over RAG_MAX_REQUEST_KB.",
+    408: "The request body did not arrive within RAG_BODY_TIMEOUT_SECONDS.",
     415: "Not a PDF, text or Markdown file.",
     422: "Invalid request, or a file that cannot be read.",
     429: "Over this client's hourly quota; try again after Retry-After seconds.",
-    503: "Too many documents are being indexed; upload again after Retry-After seconds.",
+    503: "Too many documents are being indexed (upload again after Retry-After seconds), or the data folder could not "
+         "be written (nothing was saved).",
+    507: "The server's disk is full; nothing was saved and earlier documents are untouched.",
 }
+
+
+def validate_error(name: str) -> str:
+    """The message :func:`retrieval.store.validate_collection_name` gives for ``name``."""
+    try:
+        validate_collection_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return ""
 
 
 def errors(*codes: int) -> dict:
@@ -128,7 +161,8 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                                  "'X-API-Key: <key>'.", headers={"WWW-Authenticate": "Bearer"})
         return None
 
-    def require_key(request: Request) -> None:
+    async def require_key(request: Request) -> None:
+        # async: checked on the event loop, so /health never waits for a worker thread busy with queries.
         if (refusal := key_refusal(request)) is not None:
             raise refusal
 
@@ -137,6 +171,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                   description="Upload PDFs or text files, ask questions, get answers quoted from the documents "
                               "with the page they came from.")
     app.state.pipeline = pipeline or Pipeline(settings)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024)
+    # Added last, so outermost: a body trickling in meets its deadline before anything waits for all of it.
+    app.add_middleware(BodyDeadline, seconds=settings.body_timeout_seconds)
     uploads = RateLimiter(settings.uploads_per_hour)
     questions = RateLimiter(settings.questions_per_hour)
 
@@ -162,7 +199,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException):
         refusal = key_refusal(request) if exc.status_code == 400 else None
-        return await http_exception_handler(request, refusal or exc)
+        exc = refusal or exc
+        if isinstance(exc.detail, str):  # a message quoting the client's input must still encode
+            exc.detail = safe_text(exc.detail)
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
@@ -171,37 +211,48 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         parts = []
         for err in exc.errors():
             where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path", "form"))
-            parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
-        return JSONResponse({"detail": "Invalid request: " + "; ".join(parts)}, status_code=422)
+            msg = str(err.get("msg")).removeprefix("Value error, ")  # a validator's own message reads on its own
+            parts.append(f"{where}: {msg}" if where else msg)
+        return JSONResponse({"detail": safe_text("Invalid request: " + "; ".join(parts))}, status_code=422)
 
     @app.exception_handler(IngestError)
     async def _ingest_error(_request: Request, exc: IngestError):
         headers = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else None
-        return JSONResponse({"detail": exc.message}, status_code=exc.status_code, headers=headers)
+        return JSONResponse({"detail": safe_text(exc.message)}, status_code=exc.status_code, headers=headers)
 
     @app.exception_handler(UnknownCollection)
     @app.exception_handler(UnknownDocument)
     async def _unknown(_request: Request, exc: LookupError):
-        return JSONResponse({"detail": str(exc.args[0]) if exc.args else str(exc)}, status_code=404)
+        return JSONResponse({"detail": safe_text(str(exc.args[0]) if exc.args else str(exc))}, status_code=404)
 
     @app.exception_handler(CollectionLocked)
     async def _locked(_request: Request, exc: CollectionLocked):
-        return JSONResponse({"detail": str(exc)}, status_code=403)
+        return JSONResponse({"detail": safe_text(str(exc))}, status_code=403)
 
     @app.exception_handler(QuestionError)
     async def _question(_request: Request, exc: QuestionError):
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse({"detail": safe_text(str(exc))}, status_code=422)
 
     # -- routes -------------------------------------------------------------------------------------------
     @app.get("/health")
-    def health(request: Request):
+    async def health(request: Request):
+        """Liveness: answered on the event loop, touching nothing that blocks, so it is quick however busy the
+        worker threads are with questions and uploads."""
         return {"status": "ok", "ingesting": request.app.state.pipeline.ingest_slots.busy}
 
     @app.get("/stats", responses=errors())
     def stats(p: Pipeline = Depends(get_pipeline)):
         return p.stats()
 
-    @app.post("/ingest", responses=errors(400, 403, 413, 415, 422, 429, 503))
+    async def no_empty_collection(request: Request) -> None:
+        """An empty ``collection`` form field is an error, not the default collection (the form parser would
+        treat it as left out)."""
+        form = await request.form()  # parsed once for the route already; this reads the same form
+        if "collection" in form and not str(form["collection"]):
+            raise HTTPException(422, validate_error(""))
+
+    @app.post("/ingest", responses=errors(400, 403, 408, 409, 413, 415, 422, 429, 503, 507),
+              dependencies=[Depends(no_empty_collection)])
     def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
                strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
                chunk_size: int | None = Form(None, ge=100, le=20000),
@@ -212,9 +263,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         # A new collection uploaded into with a key is claimed for that key before anything is read.
-        p.authorize(collection, key, create=True)
+        p.access.authorize(collection, key, create=True)
         within_quota(uploads, request, "uploads")
         limit = int(p.settings.max_upload_mb * 1024 * 1024)
+        check_upload(file.filename, file.size, limit)  # size and type, before the file is read into memory
         data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
         if len(data) > limit:
             raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
@@ -231,13 +283,19 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         """The documents of ``collection``, or of every collection the request may see: those without a key and
         the one its ``X-Collection-Key`` opens."""
         if collection is not None:
-            p.authorize(collection, key)
-        names = [collection] if collection is not None else p.open_collections(key)
-        return {"documents": [r.to_dict() for name in names for r in p.documents(name)]}
+            try:
+                validate_collection_name(collection)
+            except ValueError as exc:
+                raise HTTPException(422, str(exc)) from None
+            p.access.authorize(collection, key)
+        names = [collection] if collection is not None else p.access.open_collections(key)
+        # Documents set aside at start (damaged files), with the reason; uploading the file again repairs one.
+        return {"documents": [r.to_dict() for name in names for r in p.documents(name)],
+                "damaged": [d.to_dict() for name in names for d in p.store.damaged(name)]}
 
-    @app.delete("/documents/{doc_id}", responses=errors(404, 422))
+    @app.delete("/documents/{doc_id}", responses=errors(404, 422, 503, 507))
     def delete_document(doc_id: str, key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
-        p.authorize_document(doc_id, key)
+        p.access.authorize_document(doc_id, key)
         record = p.delete_document(doc_id)
         return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
 
@@ -245,7 +303,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                 p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
         """Reject a bad question, a collection the key does not open, or a question over the client's quota,
         before any streaming starts, so the status code can say so."""
-        p.authorize(req.collection, key)
+        p.access.authorize(req.collection, key)
         p.validate_query(req.question, req.collection, req.doc_ids)
         within_quota(questions, request, "questions")
         try:
@@ -255,12 +313,12 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise QuestionError(str(exc)) from None
         return req
 
-    @app.post("/query", responses=errors(400, 404, 422, 429))
+    @app.post("/query", responses=errors(400, 404, 408, 413, 422, 429))
     def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
                                     req.conversation_id, rerank=req.rerank))
 
-    @app.post("/query/stream", response_class=EventSourceResponse, responses=errors(400, 404, 422, 429))
+    @app.post("/query/stream", response_class=EventSourceResponse, responses=errors(400, 404, 408, 413, 422, 429))
     def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         try:
             for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
@@ -274,9 +332,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                     yield ServerSentEvent(event="reset", data={"reason": payload})
                 else:
                     yield ServerSentEvent(event="done", data=answer_json(payload))
-        except Exception as exc:  # noqa: BLE001 - the stream has started: report, don't crash
-            log.exception("query stream failed")
-            yield ServerSentEvent(event="error", data={"detail": f"The answer could not be completed: {exc}"})
+        except Exception:  # noqa: BLE001 - the stream has started: report, don't crash
+            log.exception("query stream failed")  # the details stay in the server's log, never in the reply
+            yield ServerSentEvent(event="error", data={"detail": "The answer could not be completed because of an "
+                                                       "error on the server; ask again, or report it if it persists."})
 
     @app.get("/documents/{doc_id}/pages/{page}", response_class=Response,
              responses={200: {"content": {"image/png": {}}, "description": "the page, passage highlighted"},
@@ -286,7 +345,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         """The page rendered as PNG, with passage ``chunk_id`` highlighted (only ``quote``, a citation's quoted
         sentences, when given and found); ``X-Highlight-Boxes`` lists the boxes (image pixels) and
         ``X-Highlight-Matched`` the share of the highlighted words found on the page."""
-        p.authorize_document(doc_id, key)
+        p.access.authorize_document(doc_id, key)
         try:
             image = p.page_image(doc_id, page, chunk_id, quote=quote[:5000])
         except ValueError as exc:
@@ -303,7 +362,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise QuestionError(str(exc)) from None
         return {"reset": conversation_id}
 
-    @app.post("/debug/chunks", responses=errors(400, 404, 422, 429))
+    @app.post("/debug/chunks", responses=errors(400, 404, 408, 413, 422, 429))
     def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode, rerank=req.rerank)
         # No answer here: the ranking's level is the only one there is.
@@ -315,7 +374,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
         from app_gradio import CSS, build_ui
 
-        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS)
+        # Gradio's own upload route refuses a file over the limit while it arrives, and deletes what it wrote.
+        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS,
+                                  max_file_size=int(settings.max_upload_mb * 1024 * 1024))
     return app
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import hmac
 import importlib.util
 import logging
 import os
@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from limits import Busy, Slots
+from ingestion.inflight import SingleFlight
+from limits import Busy, Slots, check_text, safe_text
 from settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -63,15 +64,6 @@ class AnswerResult:
     note: str | None = None  # why the answer is not what the mode promised (e.g. the LLM failed: extractive)
 
 
-def _key_hash(key: str | None) -> str | None:
-    """What is stored of a collection key: its SHA-256, never the key."""
-    return hashlib.sha256(key.encode()).hexdigest() if key else None
-
-
-class CollectionLocked(PermissionError):
-    """An upload into a collection whose key was not given (or a key for one that has none)."""
-
-
 class QuestionError(ValueError):
     """A question that cannot be asked (empty, too long)."""
 
@@ -107,6 +99,7 @@ class Pipeline:
         from retrieval.reranker import Reranker
         from retrieval.searcher import Searcher
         from retrieval.store import LocalStore
+        from retrieval.access import CollectionAccess
 
         s = self.settings
         self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
@@ -121,7 +114,8 @@ class Pipeline:
                                  confidence_thresholds=(s.confidence_insufficient, s.confidence_low),
                                  reranker=self.reranker, rerank_candidates=s.rerank_candidates,
                                  expander=make_expander(s.expansion, self.llm, self.embedder),
-                                 expansion_threshold=s.expansion_threshold)
+                                 expansion_threshold=s.expansion_threshold, label_weight=s.label_weight)
+        self.access = CollectionAccess(self.store)  # collection keys: the HTTP API checks them here
         self.policy = Policy.from_settings(s)
         self.answerer = ExtractiveAnswerer(
             self.embedder, max_sentences=s.answer_max_sentences, sentence_vectors=self.store.sentence_vectors,
@@ -133,6 +127,7 @@ class Pipeline:
         # ...but only this many documents at once, whoever sends them (API, UI, CLI): each holds a reading process
         # and its pages in memory.
         self.ingest_slots = Slots(s.max_concurrent_ingests)
+        self.uploads_in_flight: SingleFlight[IngestResult] = SingleFlight()
         self.samples_status = "not requested"
 
     # -- ingest ----------------------------------------------------------------------------------------------
@@ -148,6 +143,9 @@ class Pipeline:
         progress : ``progress(message, fraction)`` as pages are read or OCR'd and passages embedded.
         strategy, chunk_size, chunk_overlap : chunking for this upload; the settings' values when ``None``.
 
+        An identical upload (same bytes, collection and chunking) already in progress is joined: this call waits
+        for it and returns its document (``duplicate``), or raises its error.
+
         Raises
         ------
         ingestion.errors.IngestError
@@ -156,7 +154,6 @@ class Pipeline:
             The collection name, strategy or sizes are invalid.
         """
         from ingestion.chunking import check_strategy
-        from ingestion.errors import ServerBusy
         from retrieval.store import validate_collection_name
 
         s = self.settings
@@ -173,6 +170,29 @@ class Pipeline:
         config = (strategy, size, overlap)
         sha = hashlib.sha256(data).hexdigest()
         doc_id = hashlib.sha256(f"{collection}\0{sha}".encode()).hexdigest()[:16]
+        # The same file arriving again while it is being indexed into the same collection waits for that upload
+        # and shares its result: read and embedded once, not twice with the second replacing the first.
+        outcome = self.uploads_in_flight.run(
+            (collection, sha, config),
+            lambda: self._ingest_new(data, filename, collection, doc_id, sha, config, report, t0),
+            on_wait=lambda: report("Waiting for an identical upload in progress", 0.0))
+        if not outcome.joined:
+            return outcome.value
+        report("Indexed (by an identical upload in progress)", 1.0)
+        first = outcome.value
+        return dataclasses.replace(first, seconds=time.perf_counter() - t0, duplicate=True, warnings=[
+            f"An identical file was being indexed into collection {collection!r} at the same moment (as "
+            f"{first.filename!r}); this upload shares its result and was not read or embedded again."])
+
+    def _ingest_new(self, data: bytes, filename: str, collection: str, doc_id: str, sha: str, config: tuple,
+                    report: Progress, t0: float) -> IngestResult:
+        """:meth:`ingest` after its cheap checks: an identical document already indexed is reused, otherwise the
+        file is read and embedded."""
+        from ingestion.errors import ServerBusy
+
+        s = self.settings
+        strategy = config[0]
+        generation = self.store.generation(collection)  # into this collection or none (not one re-created since)
         existing = self.store.find_by_sha(collection, sha)
         if existing and (existing.strategy, existing.chunk_size, existing.chunk_overlap) == config:
             report("Already indexed", 1.0)
@@ -187,7 +207,7 @@ class Pipeline:
         if twin is not None:
             # The same file, chunked the same way, in another collection: copy it (milliseconds) rather than read
             # and embed it again (seconds per page).
-            copy = self.copy_document(twin.doc_id, collection, filename=filename)
+            copy = self.copy_document(twin.doc_id, collection, filename=filename, expect=generation)
             report("Indexed (copied from an identical upload)", 1.0)
             elapsed = time.perf_counter() - t0
             return IngestResult(copy.doc_id, copy.filename, collection, copy.pages, copy.chunks,
@@ -196,14 +216,14 @@ class Pipeline:
                                 timings={"copy": elapsed})
         try:
             with self.ingest_slots.take():
-                return self._index(data, filename, collection, doc_id, sha, config, existing, report, t0)
+                return self._index(data, filename, collection, doc_id, sha, config, existing, report, t0, generation)
         except Busy:
             raise ServerBusy(f"'{filename}' was not indexed: {s.max_concurrent_ingests} document(s) are being "
                              "indexed already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few seconds.") \
                 from None
 
     def _index(self, data: bytes, filename: str, collection: str, doc_id: str, sha: str, config: tuple,
-               existing, report: Progress, t0: float) -> IngestResult:
+               existing, report: Progress, t0: float, generation: int | None) -> IngestResult:
         """Read, chunk, embed and store one new file (``ingest`` has checked everything cheap)."""
         from ingestion.chunking import chunk_pages
         from ingestion.errors import NoTextLayer
@@ -241,7 +261,7 @@ class Pipeline:
             chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
             warnings=doc.warnings, title=doc.title, ocr_pages=list(doc.ocr_pages), unread_pages=list(doc.unread_pages))
         with self._ingest_lock:
-            self.store.add_document(record, chunks, vectors, sentences, original=data)
+            self.store.add_document(record, chunks, vectors, sentences, original=data, expect=generation)
         t4 = time.perf_counter()
         report("Indexed", 1.0)
         return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
@@ -289,61 +309,13 @@ class Pipeline:
     def documents(self, collection: str | None = None):
         return self.store.documents(collection)
 
-    # -- collections with a key --------------------------------------------------------------------------------
-    def authorize(self, collection: str, key: str | None, *, create: bool = False) -> None:
-        """Let ``key`` into ``collection`` or refuse as if the collection did not exist.
-
-        A collection created with a key (``create`` and a key for a collection not there yet) needs that key
-        from then on; one created without stays open to all. Only the key's SHA-256 is stored.
-
-        Raises
-        ------
-        UnknownCollection
-            The collection needs another key (the message is the one for a collection that does not exist, so
-            a guess learns nothing).
-        CollectionLocked
-            ``create``: the collection exists and needs another key, or exists without one and a key was given.
-        """
-        from retrieval.store import UnknownCollection, missing_collection
-
-        given = _key_hash(key)
-        if create and given and self.store.claim(collection, given):
-            return
-        wanted = self.store.key_hash(collection)
-        if wanted is None:
-            if create and given:
-                raise CollectionLocked(f"Collection {collection!r} already exists without a key; a key can only be "
-                                       "set when a collection is created. Use a new collection name.")
-            return
-        if given is not None and hmac.compare_digest(wanted, given):
-            return
-        if create:
-            raise CollectionLocked(f"Collection {collection!r} needs its key: send it as X-Collection-Key, or use "
-                                   "another collection name.")
-        raise UnknownCollection(missing_collection(collection))
-
-    def open_collections(self, key: str | None) -> list[str]:
-        """The collections ``key`` may see: those without a key and those its key opens."""
-        given = _key_hash(key)
-        return [c for c in self.store.collections()
-                if (wanted := self.store.key_hash(c)) is None or (given and hmac.compare_digest(wanted, given))]
-
-    def authorize_document(self, doc_id: str, key: str | None) -> None:
-        """Refuse a document of a collection ``key`` does not open, as if it did not exist."""
-        from retrieval.store import UnknownCollection, UnknownDocument
-
-        record = self.store.document_data(doc_id)[0]
-        try:
-            self.authorize(record.collection, key)
-        except UnknownCollection:
-            raise UnknownDocument(f"Document {doc_id!r} does not exist.") from None
-
-    def copy_document(self, doc_id: str, collection: str, filename: str | None = None):
+    def copy_document(self, doc_id: str, collection: str, filename: str | None = None, expect=...):
         """Put an indexed document into another collection too, reusing its vectors (nothing is read or embedded).
 
         ``filename`` names the copy (default: the original's name). Its passages keep the vectors embedded with the
         original's name in their prefix: a difference of one field in the prefix, not worth embedding again.
-        Returns the copy's record; a copy already there is returned as it is.
+        Returns the copy's record; a copy already there is returned as it is. ``expect``: see the store's
+        ``add_document``.
         """
         import dataclasses
 
@@ -359,7 +331,7 @@ class Pipeline:
                                    filename=name)
         with self._ingest_lock:
             self.store.add_document(copy, copies, vectors, self.store.document_sentences(doc_id),
-                                    original=self.store.original(doc_id))
+                                    original=self.store.original(doc_id), expect=expect)
         return copy
 
     def delete_collection(self, collection: str):
@@ -426,6 +398,10 @@ class Pipeline:
         return question
 
     def _check_question(self, question: str) -> str:
+        try:
+            check_text(question or "", "The question")
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
         question = " ".join((question or "").split())
         if not question:
             raise QuestionError("The question is empty: type a question about the document.")
@@ -447,7 +423,7 @@ class Pipeline:
         known = {r.doc_id for r in self.store.documents(collection)}
         missing = [d for d in doc_ids if d not in known]
         if missing:
-            raise UnknownDocument(f"Document(s) {', '.join(missing)} are not in collection {collection!r}.")
+            raise UnknownDocument(safe_text(f"Document(s) {', '.join(missing)} are not in collection {collection!r}."))
 
     def answer_stream(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                       top_k: int | None = None, mode: str = "hybrid",
@@ -529,6 +505,9 @@ class Pipeline:
             "collections_with_key": len(keyed),
             "documents": sum(c["documents"] for c in collections.values()),
             "chunks": sum(c["chunks"] for c in collections.values()),
+            # Set aside at start (files damaged); those of keyed collections counted only, like the collections.
+            "damaged": [d.to_dict() for d in self.store.damaged() if not d.keyed],
+            "damaged_with_key": sum(d.keyed for d in self.store.damaged()),
             "models": {
                 "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
                 "reranker": {"model": self.reranker.model_name, "loaded": self.reranker.loaded,

@@ -81,6 +81,9 @@ class Settings(BaseSettings):
         "leave-one-document-out: no change beyond a question, see README).")
     sentence_weight: float = Field(
         0.5, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine.")
+    label_weight: float = Field(
+        0.7, ge=0, description="Added to a passage's fused score times the share of one of its table rows' labels "
+        "the question names (0 = off; chosen by leave-one-document-out, see README).")
     expansion: str = Field(
         "auto", pattern="^(auto|llm|feedback|off)$",
         description="Query expansion when the first search is weak: llm (rephrasings + hypothetical answer), "
@@ -136,8 +139,20 @@ class Settings(BaseSettings):
         "`X-API-Key: <key>`. Off by default.")
     uploads_per_hour: int = Field(60, ge=1, description="Most uploads per API client per hour (429 after).")
     questions_per_hour: int = Field(600, ge=1, description="Most questions per API client per hour (429 after).")
+    max_request_kb: int = Field(
+        1024, ge=16, description="Largest request body other than a file upload (a question's JSON), KiB; 413 over it.")
     max_concurrent_ingests: int = Field(
         2, ge=1, description="Documents indexed at once; further uploads get 503 with Retry-After until one ends.")
+
+    # Slow clients (serving.py passes these to uvicorn; see its docstring)
+    header_timeout_seconds: float = Field(
+        10.0, gt=0, description="A connection whose request headers are not complete this long after they began is "
+        "closed (408).")
+    body_timeout_seconds: float = Field(
+        120.0, gt=0, description="A request whose body has not all arrived this long after its headers gets 408; "
+        "an upload of RAG_MAX_UPLOAD_MB must arrive in this time.")
+    keep_alive_seconds: int = Field(5, ge=1, description="An idle kept-alive connection is closed after this long.")
+    max_header_kb: int = Field(16, ge=4, description="Longest request line and headers, KiB (400 over it).")
 
     # Browser sessions (the UI): each sees the sample documents and its own uploads only
     session_ttl_minutes: int = Field(60, ge=1, description="A session's uploads are deleted after this long idle.")

@@ -13,7 +13,8 @@ unanswerable) are searched once, as ``POST /query`` searches them. Then, for eve
   ones, so that both kinds of mistake count alike whatever the mix of questions.
 * **retrieval**: the fusion's ``keyword_weight`` (``semantic_weight`` is one minus it), ``sentence_weight`` and
   ``keyword_section`` (BM25 over each passage's section heading too), scored by MRR of the evidence within the top
-  ``k``.
+  ``k``; then, the others at their defaults, ``label_weight`` (the lift of a passage whose table row's label the
+  question names, :mod:`retrieval.table_labels`), scored the same way.
 
 For each of the seven documents in turn, the setting with the best score on the *other six* is applied to it; the
 held-out results are reported per family, beside the same figures for the default settings. The value proposed for
@@ -43,6 +44,7 @@ FOCUS_SUPPORT = [0.0, 0.55, 0.65, 0.75, 1.0]  # 0.0: a missing word of the phras
 KEYWORD_WEIGHTS = [0.1, 0.2, 0.3, 0.4, 0.5]
 SENTENCE_WEIGHTS = [0.0, 0.25, 0.5, 0.75]
 KEYWORD_SECTION = [False, True]
+LABEL_WEIGHTS = [0.0, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5]
 
 
 def balanced_accuracy(rows: Sequence[dict]) -> float:
@@ -80,14 +82,16 @@ def answer_rows(pipeline, prepared: Sequence[tuple], policy) -> list[dict]:
 
 
 def retrieval_rows(pipeline, questions, doc_ids: dict[str, str], k: int, keyword_weight: float,
-                   sentence_weight: float, section: bool = False) -> list[dict]:
+                   sentence_weight: float, section: bool = False, label_weight: float | None = None) -> list[dict]:
     store, searcher = pipeline.store, pipeline.searcher
     if store.keyword_section != section:  # the keyword index is built when a collection loads
         store.keyword_section = section
         store._indexes[COLLECTION] = store._load(COLLECTION)
-    saved = searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight
+    saved = searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight, searcher.label_weight
     searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight = \
         1 - keyword_weight, keyword_weight, sentence_weight
+    if label_weight is not None:
+        searcher.label_weight = label_weight
     try:
         rows = []
         for q in questions:
@@ -99,7 +103,7 @@ def retrieval_rows(pipeline, questions, doc_ids: dict[str, str], k: int, keyword
                          "hit": rank is not None, "first": rank == 1})
         return rows
     finally:
-        searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight = saved
+        searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight, searcher.label_weight = saved
 
 
 def leave_one_out(settings: Sequence, rows_of: dict, score: Callable[[list[dict]], float],
@@ -207,6 +211,16 @@ def main(argv: list[str] | None = None) -> int:
     retrieval_rows(pipeline, questions[:0], doc_ids, args.top_k, *default)  # the index as it was
     mrr = lambda rows: _share(r["rr"] for r in rows) or 0.0  # noqa: E731
     r_chosen, r_held_out = leave_one_out(weightings, retrieval, mrr, docs)
+    print("searching with every label weight", file=sys.stderr)
+    labels = [s.label_weight] + [w for w in LABEL_WEIGHTS if w != s.label_weight]
+    by_label = {w: retrieval_rows(pipeline, questions, doc_ids, args.top_k, *default, label_weight=w) for w in labels}
+    l_chosen, l_held_out = leave_one_out(labels, by_label, mrr, docs)
+    label_curve = "\n".join(
+        f"| {'**' if w == s.label_weight else ''}{w:.2f}{'**' if w == s.label_weight else ''} | " + " | ".join(
+            "{recall@1:.2f} / {recall@k:.2f} / {mrr:.2f}".format(**by_family(by_label[w], retrieval_summary)[f])
+            for f in (*FAMILIES, "all")) + " |" for w in LABEL_WEIGHTS)
+    label_curve = ("| label weight | " + " | ".join(f"{f}: recall@1 / recall@k / MRR" for f in (*FAMILIES, "all"))
+                   + " |\n| ---: | --- | --- | --- | --- |\n" + label_curve)
 
     answer_keys = ("abstains_unanswerable", "false_abstention", "cites_gold_page", "balanced_accuracy")
     answer_table = comparison_table([
@@ -216,27 +230,35 @@ def main(argv: list[str] | None = None) -> int:
     retrieval_table = comparison_table([
         (f"default (keyword {s.keyword_weight:.2f}, sentence {s.sentence_weight:.2f}, section "
          f"{'on' if s.keyword_section else 'off'})", by_family(retrieval[default], retrieval_summary)),
-        ("leave-one-document-out", by_family(r_held_out, retrieval_summary))], ("recall@1", "recall@k", "mrr"))
+        ("leave-one-document-out", by_family(r_held_out, retrieval_summary)),
+        (f"label weight {s.label_weight:.2f} (default), others default", by_family(by_label[s.label_weight],
+                                                                                  retrieval_summary)),
+        ("label weight 0 (off), others default", by_family(by_label[0.0], retrieval_summary)),
+        ("label weight leave-one-document-out", by_family(l_held_out, retrieval_summary))],
+        ("recall@1", "recall@k", "mrr"))
     choices = "\n".join(
         f"| {doc} | {chosen[doc].answer_threshold:.2f} | {chosen[doc].unknown_name_support:.2f} | "
         f"{chosen[doc].absent_focus_support:.2f} | {r_chosen[doc][0]:.2f} | {r_chosen[doc][1]:.2f} | "
-        f"{'on' if r_chosen[doc][2] else 'off'} |" for doc in docs)
+        f"{'on' if r_chosen[doc][2] else 'off'} | {l_chosen[doc]:.2f} |" for doc in docs)
     choice_table = ("| held-out document | answer threshold | name support | focus support | keyword weight | "
-                    "sentence weight | section in BM25 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n" + choices)
+                    "sentence weight | section in BM25 | label weight |\n"
+                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" + choices)
     date = now()
     block = (
         f"Measured {date[:10]} on {machine_line(machine())}; {len(questions)} dev questions, top {args.top_k}, "
         f"extractive. Each document's figures come from the setting that scored best on the other six.\n\n"
         f"Answers (balanced accuracy: the mean of the abstention on unanswerable questions and the answer rate on "
         f"answerable ones):\n\n{answer_table}\n\nRetrieval (MRR of the evidence in the top {args.top_k}):\n\n"
-        f"{retrieval_table}\n\nChosen per held-out document:\n\n{choice_table}\n\n"
+        f"{retrieval_table}\n\nLabel weight (the other weights at their defaults):\n\n{label_curve}\n\n"
+        f"Chosen per held-out document:\n\n{choice_table}\n\n"
         f"Proposed (medians of the choices): answer threshold {proposal.answer_threshold:.2f}, name support "
         f"{proposal.unknown_name_support:.2f}, focus support {proposal.absent_focus_support:.2f}.\n\n"
         f"Trade-off (answer threshold; false abstention / abstains on unanswerable / cites a gold page):\n\n"
         f"{curve_table(curve, proposal.answer_threshold)}\n")
     payload = {"meta": {"date": date, "machine": machine(), "top_k": args.top_k},
                "chosen": {d: dataclasses.asdict(p) for d, p in chosen.items()},
-               "retrieval_chosen": {d: list(w) for d, w in r_chosen.items()},
+               "retrieval_chosen": {d: list(w) for d, w in r_chosen.items()}, "label_chosen": l_chosen,
+               "label_held_out": l_held_out,
                "proposal": dataclasses.asdict(proposal),
                "held_out": held_out, "default": default_rows, "retrieval_held_out": r_held_out,
                "curve": {str(t): v for t, v in curve.items()}, "readme": block}

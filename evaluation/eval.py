@@ -42,7 +42,8 @@ _NOT_IN_CACHE_KEY = {
     "expansion_threshold", "groq_base_url", "llm_timeout_seconds", "llm_max_retries", "llm_max_tokens",
     "llm_temperature", "keyword_prefix", "keyword_section", "answer_confident", "unknown_name_support",
     "absent_focus_support", "max_pages", "api_key", "uploads_per_hour", "questions_per_hour",
-    "max_concurrent_ingests",
+    "max_concurrent_ingests", "label_weight", "max_request_kb", "body_timeout_seconds", "header_timeout_seconds",
+    "keep_alive_seconds", "max_header_kb",
 }
 _SECRETS = {"groq_api_key", "api_key"}
 

@@ -31,6 +31,7 @@ _NUMBER = r"#?\s*\d+(?:\s*[-\u2013]\s*\d+)?"  # 3, #3, 2-4
 _SEPARATOR = r"(?:\s*(?:,\s*and|,|;|&|\band\b)\s*)"
 _BRACKET = re.compile(
     rf"\[\s*sources?\s*:?\s*{_NUMBER}(?:{_SEPARATOR}(?:sources?\s*:?\s*)?{_NUMBER})*\s*\]", re.IGNORECASE)
+MARKER = _BRACKET  # one citation marker, e.g. ``[Sources 1 and 3]``
 _RANGE = re.compile(r"(\d+)(?:\s*[-\u2013]\s*(\d+))?")
 MAX_RANGE = 20  # a wider "range" is a typo or an abuse: only its two ends count (and get range-checked)
 
@@ -90,7 +91,7 @@ def check_citations(text: str, n_sources: int) -> str | None:
                                                                    f"only [Source 1] to [Source {n_sources}] were")
         return (f"The answer cites {names}, but {given} given; "
                 f"{'that source does' if len(invented) == 1 else 'those sources do'} not exist.")
-    for unit in _units(text):
+    for unit in units(text):
         if not _BRACKET.search(unit):
             return f"The part of the answer beginning \u201c{_start(unit)}\u201d cites no source."
     return None
@@ -108,7 +109,7 @@ def map_citations(numbers: list[int], hits: list[Hit]) -> list[LLMCitation]:
     return citations
 
 
-def _units(text: str) -> list[str]:
+def units(text: str) -> list[str]:
     """The parts of ``text`` that each need a citation: paragraphs, with every list item a part of its own."""
     units: list[str] = []
     for block in re.split(r"\n\s*\n", text.strip()):

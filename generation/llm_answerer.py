@@ -10,10 +10,15 @@ The flow for one question:
 3. A reply with a bad or missing citation is withdrawn (``"reset"``) and asked for once more, with the problem
    explained. A second bad reply, or any LLM failure (key, rate limit, timeout, server, broken stream), falls back
    to the extractive answer: sentences quoted from the document, which need no LLM at all.
+4. A reply whose citations are well formed must also be supported by them: each sentence is scored against the
+   passages it cites (:mod:`generation.support`). A sentence its sources do not support (the model followed text
+   planted in a document, or cited the wrong passage) is withdrawn at once, without a retry, and the extractive
+   answer is shown, with the reason in ``note``.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -22,9 +27,13 @@ from generation.answer_fit import asked_for, names
 from generation.decision import Decision, Policy, decide
 from generation.llm import LLMError
 from generation.prompts import NO_ANSWER, build_messages
+from generation.support import SupportChecker, describe
 from retrieval.searcher import SearchResult
 
+log = logging.getLogger(__name__)
+
 FALLBACK = "showing sentences quoted from the document instead"
+UNSUPPORTED = "The generated answer cited a passage that does not support it"
 
 
 @dataclass
@@ -77,12 +86,19 @@ class LLMAnswerer:
     policy : generation.decision.Policy
         Retrieval confidence below ``retrieval_insufficient``: no request, an honest "not enough information"
         answer; below ``retrieval_low``: the answer carries a warning.
+    support : generation.support.SupportChecker, optional
+        Checks that each cited sentence is supported by its source; by default one using the fallback's
+        embedder (``fallback.embedder.encode``). None when the fallback has no embedder: citations are then
+        only checked for form.
     """
 
-    def __init__(self, llm, fallback, policy: Policy | None = None) -> None:
+    def __init__(self, llm, fallback, policy: Policy | None = None,
+                 support: SupportChecker | None = None) -> None:
         self.llm = llm
         self.fallback = fallback
         self.policy = policy or Policy()
+        embedder = getattr(fallback, "embedder", None)
+        self.support = support or (SupportChecker(embedder.encode) if embedder is not None else None)
 
     def stream(self, question: str, result: SearchResult,
                history: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, object]]:
@@ -132,6 +148,15 @@ class LLMAnswerer:
                                          decision=declined)
                 return
             problem = check_citations(text, len(hits))
+            unsupported = self.support.check(text, hits) if problem is None and self.support else None
+            if unsupported:
+                log.warning("LLM answer unsupported by its sources (%s): %r", describe(unsupported),
+                            unsupported.claim.text[:120])
+                yield "reset", f"{UNSUPPORTED}; showing quoted passages instead."
+                yield from self._fallback(question, result, warning,
+                                          f"{UNSUPPORTED} ({describe(unsupported)}); showing quoted passages "
+                                          "instead.", attempt)
+                return
             if problem is None:
                 citations = map_citations(parse_citations(text), hits)
                 yield "final", LLMAnswer(text, False, citations, "llm", warning, support=confidence,

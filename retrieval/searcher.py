@@ -6,7 +6,8 @@ Stages, each score kept per passage:
    of what is searched (:mod:`retrieval.scope`);
 1. candidates: the ``candidates`` nearest passages by cosine (FAISS) and the best by BM25;
 2. semantic score of every candidate: ``(1 - w) * passage cosine + w * best sentence cosine``;
-3. fusion of the semantic and keyword scores (weighted after min-max, or reciprocal rank fusion);
+3. fusion of the semantic and keyword scores (weighted after min-max, or reciprocal rank fusion), plus
+   ``label_weight`` times the share of a table row's label the question names (:mod:`retrieval.table_labels`);
 4. only when the best passage cosine (the confidence) is below ``expansion_threshold``: the question is expanded
    (LLM rephrasings, or pseudo-relevance feedback), every phrasing runs stages 1-3, and the fused scores are
    averaged;
@@ -27,6 +28,7 @@ from retrieval.expansion import Expansion, Query
 from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
 from retrieval.scope import document_free
 from retrieval.store import Store
+from retrieval.table_labels import LabelTerms, label_match
 from retrieval.tokenize import tokenize, words
 
 MODES = ("hybrid", "semantic", "keyword")
@@ -86,12 +88,15 @@ class Searcher:
         fused passages are re-ordered by its scores (``scores["rerank"]``), else the fused order stands.
     expander : an expander from :mod:`retrieval.expansion`, used when the confidence is below
         ``expansion_threshold``; ``None`` never expands.
+    label_weight : added to a passage's fused score (weighted hybrid fusion) times the largest share of one of its
+        table rows' labels that the question names (:func:`retrieval.table_labels.label_match`); 0 turns it off.
     """
 
     def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
                  semantic_weight: float = 0.7, keyword_weight: float = 0.3, sentence_weight: float = 0.5,
                  fusion: str = "weighted", rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5),
-                 reranker=None, rerank_candidates: int = 20, expander=None, expansion_threshold: float = 0.45):
+                 reranker=None, rerank_candidates: int = 20, expander=None, expansion_threshold: float = 0.45,
+                 label_weight: float = 0.0):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
@@ -105,6 +110,8 @@ class Searcher:
         self.rerank_candidates = rerank_candidates
         self.expander = expander
         self.expansion_threshold = expansion_threshold
+        self.label_weight = label_weight
+        self._labels = LabelTerms()
 
     def search(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int = 5, mode: str = "hybrid", expand: bool = True, rerank: bool = True) -> SearchResult:
@@ -186,6 +193,12 @@ class Searcher:
             fused = sem
         else:
             fused = dict(kw)
+        if self.label_weight and mode == "hybrid" and self.fusion == "weighted":  # on the scale it was measured on
+            terms = set(query.tokens)
+            for cid in fused:
+                lift = label_match(chunks[cid], terms, cache=self._labels)
+                if lift:
+                    fused[cid] += self.label_weight * lift
         timings.update(semantic=t1 - t0, keyword=t2 - t1, fusion=time.perf_counter() - t2)
         return _Ranking(fused, cosine, sentence, kw, chunks, confidence)
 

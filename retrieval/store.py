@@ -14,32 +14,37 @@ A document's files go into a new folder, then the manifest naming that folder is
 ``os.replace``), so a crash at any point leaves the previous manifest, which never names a half-written folder.
 Re-indexing a document (another chunking strategy) writes a new folder too; the old one is removed only after the
 new manifest is in place. Folders no manifest names (left by a crash) are removed when the store opens.
+
+Damaged files are set aside at load and listed, never loaded (:mod:`retrieval.store_files`). A collection is
+created with its key in one step (:meth:`LocalStore.claim`); an upload whose collection was deleted meanwhile is
+refused rather than creating it again without its key.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
-import os
 import re
+import secrets
 import shutil
-import tempfile
 import threading
 import time
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import NamedTuple
 
 import faiss
 import numpy as np
 
 from ingestion.chunking import Chunk
-from retrieval.keyword_index import KeywordIndex
-from retrieval.sentence_index import CollectionSentences, SentenceVectors
-from retrieval.tokenize import tokenize
+from retrieval.collection_index import CollectionIndex, make_part
+from retrieval.sentence_index import SentenceVectors
+from retrieval.store_files import (ANY, ORIGINAL, CollectionDamaged, CollectionGone, Damage, DamagedDocument,
+                                   DocumentRecord, damaged_manifest, load_documents, read_manifest, refuse_if_changed,
+                                   write_atomic, write_document_files, writing)
 
-ORIGINAL = "original"  # the uploaded file, in the document's folder
-COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+__all__ = ["ORIGINAL", "CollectionGone", "DamagedDocument", "DocumentRecord", "LocalStore", "Store"]
+COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch)
 
 
 class UnknownCollection(LookupError):
@@ -50,32 +55,20 @@ class UnknownDocument(LookupError):
     pass
 
 
-@dataclass
-class DocumentRecord:
-    """What the store knows about one indexed document."""
-
-    doc_id: str
-    filename: str
-    collection: str
-    sha256: str
-    pages: int
-    chunks: int
-    added_at: float
-    strategy: str = "recursive_char"
-    chunk_size: int = 0
-    chunk_overlap: int = 0
-    warnings: list[str] = field(default_factory=list)
-    title: str = ""
-    ocr_pages: list[int] = field(default_factory=list)
-    unread_pages: list[int] = field(default_factory=list)
-    folder: str = ""  # where its files are, under docs/ (set by the store)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
 def validate_collection_name(name: str) -> str:
-    if not COLLECTION_NAME.match(name or ""):
+    """``name`` if it is a valid collection name, checked whole ("abc\\n" is not "abc").
+
+    >>> validate_collection_name("reports-2023")
+    'reports-2023'
+    >>> validate_collection_name("default\\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: Invalid collection name 'default\\n': use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError("The collection name is empty: give a name (1-64 letters, digits, '.', '_' or '-'), or "
+                         "leave the field out to use 'default'.")
+    if not COLLECTION_NAME.fullmatch(name):
         raise ValueError(
             f"Invalid collection name {name!r}: use 1-64 letters, digits, '.', '_' or '-', starting with a letter "
             "or digit."
@@ -107,8 +100,23 @@ class Store(ABC):
 
     @abstractmethod
     def claim(self, collection: str, key_hash: str) -> bool:
-        """Make ``collection`` need the key hashing to ``key_hash`` if it does not exist yet; ``True`` if it was
-        claimed now or already held that key."""
+        """Create ``collection`` needing the key hashing to ``key_hash`` if it does not exist yet (one step, saved at
+        once); ``True`` if it was created now or already held that key."""
+
+    @abstractmethod
+    def create_session(self, collection: str) -> int | None:
+        """Create a UI session's collection (marked so, with a key nobody holds); its generation, or ``None``."""
+
+    @abstractmethod
+    def session_collections(self) -> list[str]: ...
+
+    @abstractmethod
+    def generation(self, collection: str) -> int | None:
+        """What identifies this life of ``collection`` (``None``: none); new when it is created again."""
+
+    @abstractmethod
+    def damaged(self, collection: str | None = None) -> list[DamagedDocument]:
+        """Documents (and unreadable manifests) set aside when the store opened, with the reason."""
 
     @abstractmethod
     def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
@@ -120,9 +128,11 @@ class Store(ABC):
 
     @abstractmethod
     def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray,
-                     sentences: SentenceVectors | None = None, original: bytes | None = None) -> None:
-        """Index a document; atomic: after a crash it is either wholly there or not at all. ``original`` (the
-        uploaded file) is kept so that cited pages can be shown."""
+                     sentences: SentenceVectors | None = None, original: bytes | None = None, *,
+                     expect: int | None | object = ANY) -> None:
+        """Index a document; atomic: after a crash (or a full disk) it is either wholly there or not at all.
+        ``original`` (the upload) is kept to show cited pages. ``expect``: the collection's :meth:`generation` when
+        the upload started (:class:`CollectionGone` if it was deleted or created with a key since)."""
 
     @abstractmethod
     def delete_document(self, doc_id: str) -> DocumentRecord: ...
@@ -167,47 +177,6 @@ class Store(ABC):
         return sum(d.chunks for d in self.documents(collection))
 
 
-class _Part(NamedTuple):
-    """One document in memory. Its BM25 terms are kept so that rebuilding the collection index after an add or a
-    delete does not tokenise every other document again (at 100k chunks that took 12 s of a 17 s rebuild)."""
-
-    chunks: list[Chunk]
-    vectors: np.ndarray
-    sentences: SentenceVectors | None
-    tokens: list[list[str]]
-
-
-def _part(chunks: list[Chunk], vectors: np.ndarray, sentences: SentenceVectors | None, keyword_prefix: bool,
-          keyword_section: bool = False) -> _Part:
-    def indexed(c: Chunk) -> str:
-        if keyword_prefix:
-            return f"{c.prefix}\n{c.text}"
-        return f"{c.section}\n{c.text}" if keyword_section and c.section else c.text
-
-    return _Part(chunks, vectors.astype(np.float32), sentences, [tokenize(indexed(c)) for c in chunks])
-
-
-class _CollectionIndex:
-    """Immutable in-memory index of one collection; rebuilt and swapped whole on every change."""
-
-    def __init__(self, records: dict[str, DocumentRecord], parts: dict[str, _Part], dim: int, k1: float, b: float):
-        self.records = records
-        self.parts = parts
-        self.chunks: list[Chunk] = [c for doc_id in records for c in parts[doc_id].chunks]
-        self.doc_of_row = np.array([c.doc_id for c in self.chunks], dtype=object)
-        self.row_of = {c.chunk_id: row for row, c in enumerate(self.chunks)}
-        self.sentences = CollectionSentences([(len(parts[d].chunks), parts[d].sentences) for d in records], dim)
-        self.faiss = faiss.IndexFlatIP(dim)
-        if self.chunks:
-            self.faiss.add(np.vstack([parts[doc_id].vectors for doc_id in records]))
-        self.bm25 = KeywordIndex([t for doc_id in records for t in parts[doc_id].tokens], k1=k1, b=b)
-
-    def rows_for(self, doc_ids: list[str] | None) -> np.ndarray | None:
-        if doc_ids is None:
-            return None
-        return np.flatnonzero(np.isin(self.doc_of_row, list(doc_ids)))
-
-
 class LocalStore(Store):
     """FAISS + BM25 in memory, files on disk.
 
@@ -228,13 +197,17 @@ class LocalStore(Store):
         self.dim = dim
         self.k1, self.b = bm25_k1, bm25_b
         self._lock = threading.RLock()
-        self._indexes: dict[str, _CollectionIndex] = {}
+        self._indexes: dict[str, CollectionIndex] = {}
         self._keys: dict[str, str] = {}  # collection -> SHA-256 of its key; saved in its manifest
+        self._sessions: set[str] = set()  # the UI's session collections; saved in their manifests
+        self._generations: dict[str, int] = {}
+        self._counter = itertools.count(1)
+        # collection -> doc id -> what was set aside at load; doc id None: the collection's manifest itself
+        self._damaged: dict[str, dict[str | None, DamagedDocument]] = {}
         (self.root / "collections").mkdir(parents=True, exist_ok=True)
         for folder in sorted((self.root / "collections").iterdir()):
             if (folder / "manifest.json").exists():
-                self._indexes[folder.name] = self._load(folder.name)
-                self._remove_orphans(folder.name)
+                self._open(folder.name)
             elif folder.is_dir():  # a first document or a collection delete interrupted by a crash
                 shutil.rmtree(folder, ignore_errors=True)
 
@@ -242,25 +215,30 @@ class LocalStore(Store):
     def _dir(self, collection: str) -> Path:
         return self.root / "collections" / collection
 
-    def _load(self, collection: str) -> _CollectionIndex:
-        manifest = json.loads((self._dir(collection) / "manifest.json").read_text())
+    def _open(self, collection: str) -> None:
+        """Load one collection; an unreadable manifest sets the whole collection aside, its files untouched."""
+        path = self._dir(collection) / "manifest.json"
+        try:
+            manifest = read_manifest(path)
+        except Damage as exc:
+            self._damaged[collection] = {None: damaged_manifest(collection, path, exc)}
+            return
         if manifest.get("key_sha256"):
             self._keys[collection] = manifest["key_sha256"]
-        records, parts = {}, {}
-        for data in manifest["documents"]:
-            record = DocumentRecord(**data)
-            folder = self._dir(collection) / "docs" / (record.folder or record.doc_id)
-            with open(folder / "chunks.jsonl", encoding="utf-8") as fh:
-                chunks = [Chunk.from_dict(json.loads(line)) for line in fh]
-            records[record.doc_id] = record
-            sentences = SentenceVectors.from_file(folder / "sentences.npz") \
-                if (folder / "sentences.npz").exists() else None
-            parts[record.doc_id] = _part(chunks, np.load(folder / "vectors.npy"), sentences, self.keyword_prefix,
-                                         self.keyword_section)
-        return _CollectionIndex(records, parts, self.dim, self.k1, self.b)
+        if manifest.get("session"):
+            self._sessions.add(collection)
+        loaded, self._damaged[collection] = load_documents(collection, self._dir(collection) / "docs",
+                                                           manifest["documents"], self.dim)
+        records = {record.doc_id: record for record, *_ in loaded}
+        parts = {record.doc_id: make_part(chunks, vectors, sentences, self.keyword_prefix, self.keyword_section)
+                 for record, chunks, vectors, sentences in loaded}
+        self._indexes[collection] = CollectionIndex(records, parts, self.dim, self.k1, self.b)
+        self._generations[collection] = next(self._counter)
+        self._remove_orphans(collection)
 
     def _remove_orphans(self, collection: str) -> None:
         named = {r.folder or r.doc_id for r in self._indexes[collection].records.values()}
+        named |= {d.folder.removeprefix("docs/") for d in self._damaged.get(collection, {}).values()}
         docs = self._dir(collection) / "docs"
         for folder in docs.iterdir() if docs.exists() else []:
             if folder.name not in named:
@@ -268,30 +246,26 @@ class LocalStore(Store):
         for tmp in self._dir(collection).glob(".manifest.json.*"):
             tmp.unlink(missing_ok=True)
 
-    @staticmethod
-    def _write_atomic(path: Path, data: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
     def _write_manifest(self, collection: str, records: dict[str, DocumentRecord]) -> None:
-        body = json.dumps({"documents": [r.to_dict() for r in records.values()],
-                           "key_sha256": self._keys.get(collection)}, ensure_ascii=False, indent=1)
+        # Documents set aside stay named, so their folders are kept until they are repaired or deleted.
+        aside = [d.entry for d in self._damaged.get(collection, {}).values()
+                 if d.doc_id is not None and d.doc_id not in records]
+        body = json.dumps({"documents": [r.to_dict() for r in records.values()] + aside,
+                           "key_sha256": self._keys.get(collection), "session": collection in self._sessions},
+                          ensure_ascii=False, indent=1)
         self._dir(collection).mkdir(parents=True, exist_ok=True)
-        self._write_atomic(self._dir(collection) / "manifest.json", body.encode("utf-8"))
+        write_atomic(self._dir(collection) / "manifest.json", body.encode("utf-8"))
+
+    def _refuse_damaged(self, collection: str) -> None:
+        if (aside := self._damaged.get(collection, {}).get(None)) is not None:
+            raise CollectionDamaged(f"Collection {collection!r} cannot take uploads: {aside.reason}")
+
 
     # -- Store -----------------------------------------------------------------------------------------------
     def collections(self) -> list[str]:
         return sorted(self._indexes)
 
-    def _index(self, collection: str) -> _CollectionIndex:
+    def _index(self, collection: str) -> CollectionIndex:
         try:
             return self._indexes[collection]
         except KeyError:
@@ -304,18 +278,53 @@ class LocalStore(Store):
     def key_hash(self, collection: str) -> str | None:
         return self._keys.get(collection)
 
-    def claim(self, collection: str, key_hash: str) -> bool:
+    def claim(self, collection: str, key_hash: str, *, session: bool = False) -> bool:
         with self._lock:
-            if collection not in self._indexes and collection not in self._keys:
-                # Held in memory until the first document's manifest records it; a restart before that frees it.
-                self._keys[collection] = key_hash
-            return self._keys.get(collection) == key_hash
+            self._refuse_damaged(collection)
+            if collection in self._indexes:
+                return self._keys.get(collection) == key_hash
+            validate_collection_name(collection)
+            self._keys[collection] = key_hash
+            if session:
+                self._sessions.add(collection)
+            try:  # the collection exists, with its key, once this manifest is on disk: never without it
+                with writing(f"collection {collection!r} was not created"):
+                    self._write_manifest(collection, {})
+            except BaseException:
+                self._keys.pop(collection, None)
+                self._sessions.discard(collection)
+                if not (self._dir(collection) / "manifest.json").exists():
+                    shutil.rmtree(self._dir(collection), ignore_errors=True)
+                raise
+            self._indexes[collection] = CollectionIndex({}, {}, self.dim, self.k1, self.b)
+            self._generations[collection] = next(self._counter)
+            return True
+
+    def create_session(self, collection: str) -> int | None:
+        with self._lock:
+            if collection in self._indexes or collection in self._damaged:
+                return None
+            self.claim(collection, secrets.token_hex(32), session=True)  # the hash of a key nobody holds
+            return self._generations[collection]
+
+    def session_collections(self) -> list[str]:
+        return sorted(self._sessions & set(self._indexes))
+
+    def generation(self, collection: str) -> int | None:
+        with self._lock:
+            self._refuse_damaged(collection)
+            return self._generations.get(collection)
+
+    def damaged(self, collection: str | None = None) -> list[DamagedDocument]:
+        names = sorted(self._damaged) if collection is None else [collection]
+        return [dataclasses.replace(d, keyed=d.keyed or name in self._keys)
+                for name in names for d in self._damaged.get(name, {}).values()]
 
     def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None:
         index = self._indexes.get(collection)
         return next((r for r in index.records.values() if r.sha256 == sha256), None) if index else None
 
-    def _locate(self, doc_id: str) -> _CollectionIndex:
+    def _locate(self, doc_id: str) -> CollectionIndex:
         for index in self._indexes.values():
             if doc_id in index.records:
                 return index
@@ -330,7 +339,8 @@ class LocalStore(Store):
         return self._locate(doc_id).parts[doc_id].sentences
 
     def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray,
-                     sentences: SentenceVectors | None = None, original: bytes | None = None) -> None:
+                     sentences: SentenceVectors | None = None, original: bytes | None = None, *,
+                     expect: int | None | object = ANY) -> None:
         if vectors.shape != (len(chunks), self.dim):
             raise ValueError(f"expected {len(chunks)} vectors of size {self.dim}, got {vectors.shape}")
         if sentences is not None and len(sentences) and (
@@ -338,30 +348,36 @@ class LocalStore(Store):
             raise ValueError("sentence vectors do not match the document's chunks or the embedding size")
         with self._lock:
             collection = validate_collection_name(record.collection)
+            self._refuse_damaged(collection)
+            refuse_if_changed(collection, expect, self._generations.get(collection), collection in self._keys,
+                              record.filename)
             current = self._indexes.get(collection)
             previous = current.records.get(record.doc_id) if current else None
             record.folder = f"{record.doc_id}.{time.time_ns():x}"
             folder = self._dir(collection) / "docs" / record.folder
-            folder.mkdir(parents=True)
-            lines = "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
-            self._write_atomic(folder / "chunks.jsonl", lines.encode("utf-8"))
-            buf = _npy_bytes(vectors.astype(np.float32))
-            self._write_atomic(folder / "vectors.npy", buf)
-            if sentences is not None:
-                self._write_atomic(folder / "sentences.npz", sentences.to_bytes())
-            if original is not None:
-                self._write_atomic(folder / ORIGINAL, original)
-            records = dict(current.records) if current else {}
-            parts = dict(current.parts) if current else {}
-            records[record.doc_id] = record
-            parts[record.doc_id] = _part(chunks, vectors, sentences, self.keyword_prefix, self.keyword_section)
-            # Built before anything is visible.
-            index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)
-            self._write_manifest(collection, records)
+            try:
+                with writing(f"{record.filename!r} was not indexed"):
+                    record.files = write_document_files(folder, chunks, vectors, sentences, original)
+                    records = dict(current.records) if current else {}
+                    parts = dict(current.parts) if current else {}
+                    records[record.doc_id] = record
+                    parts[record.doc_id] = make_part(chunks, vectors, sentences, self.keyword_prefix,
+                                                     self.keyword_section)
+                    # Built before anything is visible.
+                    index = CollectionIndex(records, parts, self.dim, self.k1, self.b)
+                    self._write_manifest(collection, records)
+            except BaseException:  # nothing left behind: the manifest still names what it named before
+                shutil.rmtree(folder, ignore_errors=True)
+                if current is None and not (self._dir(collection) / "manifest.json").exists():
+                    shutil.rmtree(self._dir(collection), ignore_errors=True)
+                raise
             self._indexes[collection] = index
-            if previous:  # replaced: its files are no longer named by the manifest
-                shutil.rmtree(self._dir(collection) / "docs" / (previous.folder or previous.doc_id),
-                              ignore_errors=True)
+            self._generations.setdefault(collection, next(self._counter))
+            repaired = self._damaged.get(collection, {}).pop(record.doc_id, None)
+            for old in ([previous.folder or previous.doc_id] if previous else []) + \
+                    ([repaired.folder.removeprefix("docs/")] if repaired else []):
+                # replaced or repaired: its files are no longer named by the manifest
+                shutil.rmtree(self._dir(collection) / "docs" / old, ignore_errors=True)
 
     def delete_document(self, doc_id: str) -> DocumentRecord:
         with self._lock:
@@ -369,8 +385,9 @@ class LocalStore(Store):
             record = current.records[doc_id]
             records = {k: v for k, v in current.records.items() if k != doc_id}
             parts = {k: v for k, v in current.parts.items() if k != doc_id}
-            index = _CollectionIndex(records, parts, self.dim, self.k1, self.b)
-            self._write_manifest(record.collection, records)
+            index = CollectionIndex(records, parts, self.dim, self.k1, self.b)
+            with writing(f"{record.filename!r} was not deleted"):
+                self._write_manifest(record.collection, records)
             self._indexes[record.collection] = index
             shutil.rmtree(self._dir(record.collection) / "docs" / (record.folder or doc_id), ignore_errors=True)
             return record
@@ -381,6 +398,9 @@ class LocalStore(Store):
             if index is None:
                 raise UnknownCollection(missing_collection(collection))
             self._keys.pop(collection, None)
+            self._sessions.discard(collection)
+            self._generations.pop(collection, None)
+            self._damaged.pop(collection, None)
             # The manifest goes first: a crash after it leaves only unnamed folders, removed when the store opens.
             (self._dir(collection) / "manifest.json").unlink(missing_ok=True)
             shutil.rmtree(self._dir(collection), ignore_errors=True)
@@ -405,7 +425,7 @@ class LocalStore(Store):
         return [(index.chunks[i], float(s)) for s, i in zip(scores[0], ids[0]) if i >= 0]
 
     @staticmethod
-    def _rows(index: _CollectionIndex, chunk_ids: list[str]) -> np.ndarray:
+    def _rows(index: CollectionIndex, chunk_ids: list[str]) -> np.ndarray:
         return np.array([index.row_of[cid] for cid in chunk_ids], dtype=np.int64)
 
     def passage_vectors(self, collection, chunk_ids):
@@ -439,10 +459,3 @@ class LocalStore(Store):
         scope = index.rows_for(doc_ids)
         return int(len(rows) if scope is None else np.isin(rows, scope, assume_unique=True).sum())
 
-
-def _npy_bytes(array: np.ndarray) -> bytes:
-    import io
-
-    buf = io.BytesIO()
-    np.save(buf, array)
-    return buf.getvalue()

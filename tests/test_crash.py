@@ -18,6 +18,7 @@ import pymupdf
 import pytest
 
 from evaluation.common import free_port
+from tests.live_server import wait_until_healthy
 from tests.pdf_factory import known_text_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,15 +42,8 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "main:app", "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, "the server exited while starting"
-            try:
-                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        raise AssertionError("the server did not start within 120 s")
+        wait_until_healthy(self.process, self.url)
+        return self
 
     def kill(self) -> None:
         os.kill(self.process.pid, signal.SIGKILL)

@@ -167,3 +167,51 @@ def test_parse_expansions_keeps_three_rephrasings_and_one_answer():
     reply = "Sure!\n1) a?\n2. b?\n3. c?\n4. d?\nAnswer: e.\nA: f."
     assert parse_expansions(reply) == [("rephrasing", "a?"), ("rephrasing", "b?"), ("rephrasing", "c?"),
                                        ("hypothetical answer", "e.")]
+
+
+# A quarterly report: prose that keeps naming "server products and cloud services", other topics, and the one table
+# whose row holds the number asked for.
+REPORT_PROSE = [
+    "Server products and cloud services revenue increased, driven by Azure and other cloud services. Azure and other "
+    "cloud services revenue grew because of consumption-based services. Server products revenue increased because of "
+    "demand for hybrid solutions, offset in part by customers moving to cloud offerings.",
+    "Our commercial cloud business includes server products and cloud services, office products and enterprise "
+    "services. Revenue from these offerings is recognised as customers consume the services or over the contract.",
+    "We invest in datacenters, servers and networking for our cloud services. Operating expenses for server products "
+    "and cloud services grew with headcount and infrastructure, and we expect investment in cloud capacity to continue.",
+    "Customers buy server products and cloud services through enterprise agreements, which may include on-premises "
+    "licenses. Cloud services revenue depends on customer consumption, which can vary from quarter to quarter.",
+    "Legal proceedings: the company is a defendant in several patent and antitrust cases. The outcome of these "
+    "matters is uncertain, and an adverse ruling could require payments or changes to business practices.",
+    "Income taxes: our effective tax rate was lower than last year because of tax benefits from stock-based "
+    "compensation and the geographic mix of earnings. Tax authorities in several countries are examining past years.",
+    "Liquidity: cash, cash equivalents and short-term investments totalled a large balance at the end of the quarter. "
+    "We believe existing cash and cash from operations will be enough to fund operations and dividends.",
+    "Share repurchases: the board approved a new program, and shares were bought back during the quarter under the "
+    "existing authorisation. Dividends were declared and paid to shareholders of record.",
+    "Risk factors: competition, cybersecurity incidents, regulation of data privacy and changes in foreign exchange "
+    "rates could harm results. Our global operations face political and economic risks in many regions.",
+]
+REPORT_TABLE = (
+    "The following table shows amounts by product line:\n\n"
+    "| (In millions) | 2023 | 2022 |\n|---|---|---|\n"
+    "| Server products and cloud services | $ 22,308 | $ 18,388 |\n| Office products | 13,140 | 11,577 |\n"
+    "| Windows | 5,567 | 5,313 |\n| Gaming | 3,919 | 3,610 |\n| Devices | 1,125 | 1,448 |\n"
+    "| Search and news advertising | 3,053 | 2,913 |\n| Enterprise and partner services | 1,944 | 1,929 |\n"
+    "| Total | $ 56,517 | $ 50,122 |"
+)
+
+
+def test_a_table_row_the_question_names_lifts_its_passage_above_prose_that_repeats_the_words(tmp_path):
+    pipeline = make_pipeline(tmp_path, expansion="off")
+    pipeline.ingest("\n\n".join([*REPORT_PROSE, REPORT_TABLE]).encode(), "quarterly-report.md")
+    question = "How much revenue came from server products and cloud services?"
+    with_labels = pipeline.search(question, top_k=3)
+    pipeline.searcher.label_weight = 0.0
+    try:
+        without = pipeline.search(question, top_k=3)
+    finally:
+        pipeline.searcher.label_weight = pipeline.settings.label_weight
+    assert "22,308" in top_text(with_labels)
+    assert "22,308" not in top_text(without)  # BM25 and the passage vector both prefer the prose
+    assert "22,308" in pipeline.answer(question).answer  # and the answer quotes the row
