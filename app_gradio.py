@@ -53,6 +53,7 @@ def sources_html(result) -> str:
             f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
             f"semantic {fmt(s.get('semantic'))} · best sentence {fmt(s.get('sentence'))} · "
             f"keyword {fmt(s.get('keyword'))}"
+            f"{' · table row named ' + fmt(s['label']) if s.get('label') is not None else ''}"
             f"{' · rerank ' + fmt(s['rerank']) if s.get('rerank') is not None else ''}</div>"
             f"<blockquote>{esc(c.text)}</blockquote></div>")
     return "".join(parts)
@@ -378,7 +379,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         session["conversation"], session["citations"] = None, []
         return [], "", gr.update(choices=[], value=None), None, "", session
 
-    with gr.Blocks(title="Grounded document Q&A") as demo:
+    # Uploads are deleted as soon as they are handled; files Gradio refuses itself (a type outside file_types)
+    # never reach the handler, so its cache is also swept of anything older than 15 minutes.
+    with gr.Blocks(title="Grounded document Q&A", delete_cache=(900, 900)) as demo:
         session = gr.State(None)
         gr.Markdown(mode_note(pipeline))
         with gr.Row():

@@ -77,12 +77,13 @@ class Settings(BaseSettings):
     keyword_prefix: bool = Field(
         False, description="Index the contextual prefix for BM25 too (measured: no gain, so off).")
     keyword_section: bool = Field(
-        False, description="Index each passage's section heading for BM25 with its text (measured by "
-        "leave-one-document-out: no change beyond a question, see README).")
+        True, description="Index each passage's section heading for BM25 with its text (chosen by "
+        "leave-one-document-out, see README).")
     sentence_weight: float = Field(
-        0.5, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine.")
+        0.75, ge=0, le=1, description="Share of a passage's semantic score from its best sentence's cosine (chosen by "
+        "leave-one-document-out).")
     label_weight: float = Field(
-        0.7, ge=0, description="Added to a passage's fused score times the share of one of its table rows' labels "
+        0.5, ge=0, description="Added to a passage's fused score times the share of one of its table rows' labels "
         "the question names (0 = off; chosen by leave-one-document-out, see README).")
     expansion: str = Field(
         "auto", pattern="^(auto|llm|feedback|off)$",
@@ -92,8 +93,9 @@ class Settings(BaseSettings):
         0.45, ge=0, le=1, description="Expand only when the best passage cosine is below this.")
     top_k: int = Field(5, ge=1, le=50, description="Passages returned per question.")
     candidates: int = Field(50, ge=1, description="Candidates taken from each ranking before fusion.")
-    semantic_weight: float = Field(0.7, ge=0, description="Weight of the min-max normalised cosine score.")
-    keyword_weight: float = Field(0.3, ge=0, description="Weight of the min-max normalised BM25 score.")
+    semantic_weight: float = Field(0.6, ge=0, description="Weight of the min-max normalised cosine score.")
+    keyword_weight: float = Field(0.4, ge=0, description="Weight of the min-max normalised BM25 score (the two "
+                                  "chosen by leave-one-document-out).")
     fusion: str = Field("weighted", pattern="^(weighted|rrf)$",
                         description="How the two rankings combine: weighted scores, or reciprocal rank fusion.")
     rrf_k: int = Field(60, ge=1, description="RRF: score = sum of 1 / (k + rank).")

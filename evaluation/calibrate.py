@@ -86,7 +86,7 @@ def retrieval_rows(pipeline, questions, doc_ids: dict[str, str], k: int, keyword
     store, searcher = pipeline.store, pipeline.searcher
     if store.keyword_section != section:  # the keyword index is built when a collection loads
         store.keyword_section = section
-        store._indexes[COLLECTION] = store._load(COLLECTION)
+        store._open(COLLECTION)
     saved = searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight, searcher.label_weight
     searcher.semantic_weight, searcher.keyword_weight, searcher.sentence_weight = \
         1 - keyword_weight, keyword_weight, sentence_weight

@@ -70,6 +70,7 @@ class _Ranking:
     keyword: dict[str, float]
     chunks: dict[str, Chunk]
     confidence: float
+    label: dict[str, float] = field(default_factory=dict)  # the lift of a passage whose table row the question names
 
 
 class Searcher:
@@ -158,7 +159,8 @@ class Searcher:
         absent = [w for w, share in word_share.items() if share == 0.0]
         hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=reranked.get(cid, fused[cid]),
                     scores={"semantic": first.cosine.get(cid), "sentence": first.sentence.get(cid),
-                            "keyword": first.keyword.get(cid), "fused": fused[cid], "rerank": reranked.get(cid)})
+                            "keyword": first.keyword.get(cid), "label": first.label.get(cid), "fused": fused[cid],
+                            "rerank": reranked.get(cid)})
                 for i, cid in enumerate(order[:top_k])]
         return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
                             confidence_level=self.level(first.confidence), expansion=expansion,
@@ -193,14 +195,16 @@ class Searcher:
             fused = sem
         else:
             fused = dict(kw)
+        label: dict[str, float] = {}
         if self.label_weight and mode == "hybrid" and self.fusion == "weighted":  # on the scale it was measured on
             terms = set(query.tokens)
             for cid in fused:
                 lift = label_match(chunks[cid], terms, cache=self._labels)
                 if lift:
-                    fused[cid] += self.label_weight * lift
+                    label[cid] = self.label_weight * lift
+                    fused[cid] += label[cid]
         timings.update(semantic=t1 - t0, keyword=t2 - t1, fusion=time.perf_counter() - t2)
-        return _Ranking(fused, cosine, sentence, kw, chunks, confidence)
+        return _Ranking(fused, cosine, sentence, kw, chunks, confidence, label)
 
     def word_shares(self, text: str, collection: str, doc_ids: list[str] | None = None) -> dict[str, float]:
         """For each word of ``text`` (as written; stopwords and bare numbers left out), the share of the searched

@@ -53,7 +53,7 @@ def test_query_quotes_the_right_page(client, indexed):
     assert body["citations"][0]["page"] == 2 and body["citations"][0]["doc_id"] == indexed["doc_id"]
     top = body["sources"][0]
     assert top["page"] == 2 and top["rank"] == 1 and "Marsupia" in top["text"]
-    assert set(top["scores"]) == {"semantic", "sentence", "keyword", "fused", "rerank"}
+    assert set(top["scores"]) == {"semantic", "sentence", "keyword", "label", "fused", "rerank"}
     # The contextual prefix steers the embedding only; it is never shown as passage text.
     assert all("| Page" not in s["text"] for s in body["sources"])
     assert [s["rank"] for s in body["sources"]] == list(range(1, len(body["sources"]) + 1))
@@ -235,7 +235,7 @@ def test_stats_reports_models_and_counts(client, indexed):
     models = stats["models"]
     assert models["embedding"]["loaded"] is True and models["embedding"]["dim"] == 384
     assert models["llm"]["configured"] is False
-    assert stats["settings"]["semantic_weight"] == 0.7
+    assert stats["settings"]["semantic_weight"] == 0.6 and stats["settings"]["keyword_weight"] == 0.4
 
 
 @pytest.mark.parametrize("strategy", ["fixed_size", "recursive_char", "semantic"])

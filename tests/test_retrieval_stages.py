@@ -55,7 +55,7 @@ def test_a_passage_is_found_by_its_best_sentence(harbour):
     try:
         passage_only = harbour.search(QUESTION, mode="semantic")
     finally:
-        harbour.searcher.sentence_weight = 0.5
+        harbour.searcher.sentence_weight = harbour.settings.sentence_weight
     assert "Marmalade" in top_text(with_sentences)
     assert "Marmalade" not in top_text(passage_only)  # the general passage about cats wins on its own vector
     top = with_sentences.hits[0].scores
