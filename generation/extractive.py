@@ -18,6 +18,7 @@ from generation.decision import Decision, Policy, decide
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
 from retrieval.searcher import Hit
+from retrieval.table_labels import row_match
 from retrieval.tokenize import tokenize, words
 
 NOT_FOUND = "Not in this document: no passage in it answers this question."
@@ -53,6 +54,7 @@ class _Candidate:
     end: int
     score: float = 0.0
     kind: str = "paragraph"  # the kind of block it is in
+    named: float = 0.0  # for a row of amounts: the share of its label the question names (retrieval.table_labels)
 
 
 @dataclass
@@ -102,7 +104,7 @@ class ExtractiveAnswerer:
         """Every candidate sentence with its support, best first."""
         terms = set(tokenize(question))
         # A heading, or a sentence that only restates the question, cannot hold its answer.
-        candidates = [_Candidate(hit, s.text, s.start, s.end, kind=s.kind)
+        candidates = [_Candidate(hit, s.text, s.start, s.end, kind=s.kind, named=row_match(s.block, terms))
                       for hit in hits for s in split_sentences(hit.chunk.text, hit.chunk.blocks)
                       if not s.heading and s.kind not in _NEVER_QUOTED
                       and len(set(tokenize(s.text)) - terms) >= self.min_new_terms]
@@ -199,6 +201,12 @@ class ExtractiveAnswerer:
                 continue
             seen.add(cand.text.lower())
             chosen.append(cand)
+        # The row of amounts the question names ("server products and cloud services") is what it asks for, though
+        # prose repeating the question's words scores higher: it is quoted too when it clears the threshold.
+        named = max((c for c in fit if c.named and c.score >= policy.answer_threshold),
+                    key=lambda c: (c.named, c.score), default=None)
+        if named is not None and not any(c.named for c in chosen) and named.text.lower() not in seen:
+            chosen = chosen[:self.max_sentences - 1] + [named]
         chosen.sort(key=lambda c: (c.hit.chunk.doc_id, c.hit.chunk.page, c.hit.chunk.start + c.start))
         several_files = len({h.chunk.doc_id for h in hits}) > 1
         pieces, citations = [], []

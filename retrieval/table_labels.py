@@ -85,6 +85,16 @@ def _numeric(row: Block) -> bool:
 _SHARED = LabelTerms()
 
 
+def row_match(row: Block | None, query_terms: set[str], floor: float = FLOOR) -> float:
+    """:func:`label_match` for one row: the share of its label's terms in ``query_terms`` (0.0 under ``floor``, for
+    a row of text, or for anything but a table row)."""
+    if row is None or row.kind != "table_row" or not row.label or not _numeric(row):
+        return 0.0
+    terms = set(tokenize(row.label))
+    share = len(terms & query_terms) / len(terms) if terms else 0.0
+    return share if share >= floor else 0.0
+
+
 def label_match(chunk: Chunk, query_terms: set[str], floor: float = FLOOR, cache: LabelTerms | None = None) -> float:
     """The largest share of a table-row label's terms found in ``query_terms``, over the rows of ``chunk``; 0.0
     when no label reaches ``floor`` (or the passage has no table rows)."""

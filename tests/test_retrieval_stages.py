@@ -215,3 +215,12 @@ def test_a_table_row_the_question_names_lifts_its_passage_above_prose_that_repea
     assert "22,308" in top_text(with_labels)
     assert "22,308" not in top_text(without)  # BM25 and the passage vector both prefer the prose
     assert "22,308" in pipeline.answer(question).answer  # and the answer quotes the row
+
+
+def test_the_row_the_question_names_is_quoted_even_when_prose_repeating_its_words_scores_higher(tmp_path):
+    pipeline = make_pipeline(tmp_path, expansion="off")
+    pipeline.ingest("\n\n".join([*REPORT_PROSE, REPORT_TABLE]).encode(), "quarterly-report.md")
+    reply = pipeline.answer("What was the revenue from server products and cloud services in the latest quarter?")
+    assert not reply.abstained
+    assert "revenue increased, driven by Azure" in reply.answer  # the prose scores higher and is quoted first
+    assert "“Server products and cloud services $ 22,308 $ 18,388”" in reply.answer  # the number asked for
