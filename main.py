@@ -19,12 +19,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ingestion.errors import FileTooLarge, IngestError
 from ingestion.upload_checks import check_upload
-from limits import BodyLimit, RateLimiter, check_text, retry_after, safe_text
+from limits import RateLimiter, check_text, retry_after, safe_text
 from pipeline import AnswerResult, Pipeline, QuestionError
 from retrieval.access import CollectionLocked
 from retrieval.searcher import SearchResult
 from retrieval.store import UnknownCollection, UnknownDocument, validate_collection_name
-from serving import BodyDeadline
+from serving import BodyDeadline, BodyLimit
 from settings import Settings, get_settings
 
 log = logging.getLogger("rag")
@@ -80,13 +80,13 @@ ERRORS = {
 }
 
 
-def validate_error(name: str) -> str:
-    """The message :func:`retrieval.store.validate_collection_name` gives for ``name``."""
+def checked_name(name: str) -> str:
+    """``name`` if it is a valid collection name, else a 422 saying why
+    (:func:`retrieval.store.validate_collection_name`)."""
     try:
-        validate_collection_name(name)
+        return validate_collection_name(name)
     except ValueError as exc:
-        return str(exc)
-    return ""
+        raise HTTPException(422, str(exc)) from None
 
 
 def errors(*codes: int) -> dict:
@@ -249,7 +249,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         treat it as left out)."""
         form = await request.form()  # parsed once for the route already; this reads the same form
         if "collection" in form and not str(form["collection"]):
-            raise HTTPException(422, validate_error(""))
+            checked_name("")
 
     @app.post("/ingest", responses=errors(400, 403, 408, 409, 413, 415, 422, 429, 503, 507),
               dependencies=[Depends(no_empty_collection)])
@@ -258,10 +258,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                chunk_size: int | None = Form(None, ge=100, le=20000),
                chunk_overlap: int | None = Form(None, ge=0),
                key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
-        try:
-            collection = validate_collection_name(collection)
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from None
+        collection = checked_name(collection)
         # A new collection uploaded into with a key is claimed for that key before anything is read.
         p.access.authorize(collection, key, create=True)
         within_quota(uploads, request, "uploads")
@@ -283,11 +280,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         """The documents of ``collection``, or of every collection the request may see: those without a key and
         the one its ``X-Collection-Key`` opens."""
         if collection is not None:
-            try:
-                validate_collection_name(collection)
-            except ValueError as exc:
-                raise HTTPException(422, str(exc)) from None
-            p.access.authorize(collection, key)
+            p.access.authorize(checked_name(collection), key)
         names = [collection] if collection is not None else p.access.open_collections(key)
         # Documents set aside at start (damaged files), with the reason; uploading the file again repairs one.
         return {"documents": [r.to_dict() for name in names for r in p.documents(name)],

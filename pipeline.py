@@ -317,8 +317,6 @@ class Pipeline:
         Returns the copy's record; a copy already there is returned as it is. ``expect``: see the store's
         ``add_document``.
         """
-        import dataclasses
-
         record, chunks, vectors = self.store.document_data(doc_id)
         new_id = hashlib.sha256(f"{collection}\0{record.sha256}".encode()).hexdigest()[:16]
         existing = self.store.find_by_sha(collection, record.sha256)
@@ -499,6 +497,7 @@ class Pipeline:
             docs = self.store.documents(name)
             collections[name] = {"documents": len(docs), "chunks": sum(d.chunks for d in docs)}
         keyed = [name for name in collections if self.store.key_hash(name)]
+        damaged = self.store.damaged()
         return {
             # Collections with a key (the UI's sessions among them) are counted, never named.
             "collections": {name: c for name, c in collections.items() if name not in keyed},
@@ -506,8 +505,8 @@ class Pipeline:
             "documents": sum(c["documents"] for c in collections.values()),
             "chunks": sum(c["chunks"] for c in collections.values()),
             # Set aside at start (files damaged); those of keyed collections counted only, like the collections.
-            "damaged": [d.to_dict() for d in self.store.damaged() if not d.keyed],
-            "damaged_with_key": sum(d.keyed for d in self.store.damaged()),
+            "damaged": [d.to_dict() for d in damaged if not d.keyed],
+            "damaged_with_key": sum(d.keyed for d in damaged),
             "models": {
                 "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
                 "reranker": {"model": self.reranker.model_name, "loaded": self.reranker.loaded,

@@ -10,6 +10,8 @@ them, from the settings:
   has it too).
 - ``RAG_KEEP_ALIVE_SECONDS``: an idle kept-alive connection is closed after this long (uvicorn's
   ``timeout_keep_alive``, set by the protocol); ``RAG_MAX_HEADER_KB`` bounds the request line and headers.
+- ``RAG_MAX_REQUEST_KB``: a request body other than a file upload larger than this gets 413 before it is parsed
+  (:class:`BodyLimit`, installed by ``main.create_app``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ Send = Callable[[Message], Awaitable[None]]
 
 def _json_bytes(detail: str) -> bytes:
     return json.dumps({"detail": detail}).encode()
+
+
+async def _send_error(send: Send, status: int, detail: str) -> None:
+    """An ASGI response ``{"detail": ...}`` with ``status``, closing the connection."""
+    body = _json_bytes(detail)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 class BodyDeadline:
@@ -88,13 +99,60 @@ class BodyDeadline:
             # The application failed on the body it never got; the client has its 408 already.
 
     async def _refuse(self, send: Send) -> None:
-        body = _json_bytes(f"The request body did not arrive within {self.seconds:g} seconds "
-                           "(RAG_BODY_TIMEOUT_SECONDS). Send it again over a faster connection.")
         log.warning("request body not complete after %g s: 408", self.seconds)
-        await send({"type": "http.response.start", "status": 408,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+        await _send_error(send, 408, f"The request body did not arrive within {self.seconds:g} seconds "
+                                     "(RAG_BODY_TIMEOUT_SECONDS). Send it again over a faster connection.")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body other than a file upload (``multipart/form-data``, whose size the upload
+    limit checks) larger than ``max_bytes`` is answered 413 before the application parses any of it.
+
+    The declared ``Content-Length`` is checked first; a chunked body is counted as it arrives and never held beyond
+    ``max_bytes``. A body within the limit is passed on unchanged.
+    """
+
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self._is_upload(scope):
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or ()).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            return await self._refuse(send)
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away: let the application see it
+                return await self.app(scope, _replay([message], receive), send)
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                return await self._refuse(send)
+            if not message.get("more_body"):
+                break
+        body = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+        return await self.app(scope, _replay([body], receive), send)
+
+    @staticmethod
+    def _is_upload(scope: Scope) -> bool:
+        content_type = dict(scope.get("headers") or ()).get(b"content-type", b"")
+        return content_type.split(b";")[0].strip().lower() == b"multipart/form-data"
+
+    async def _refuse(self, send: Send) -> None:
+        await _send_error(send, 413, f"The request body is larger than {self.max_bytes // 1024} KiB, the most "
+                                     "accepted (RAG_MAX_REQUEST_KB); send a shorter question or fewer ids.")
+
+
+def _replay(messages: list, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then whatever the connection sends next (a disconnect)."""
+    pending = list(messages)
+
+    async def replayed():
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
 
 
 @dataclass(frozen=True)

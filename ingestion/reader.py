@@ -30,7 +30,6 @@ import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import PurePath
 
 import pymupdf
 
@@ -45,16 +44,12 @@ from ingestion.errors import (
     NoTextLayer,
     NotAPdf,
     TooManyPages,
-    UnsupportedFileType,
 )
 from ingestion.headings import _finish_pages, _first_heading
 from ingestion.page_geometry import _Geometry, _measure_pages, _restore_off_axis, _strip_running
 from ingestion.pdf_text import _LazyPlumber, _layout_markdown, _needs_reread, _reread
 from ingestion.text_files import _text_file_pages
-
-PDF_EXTENSIONS = frozenset({".pdf"})
-TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown"})
-ACCEPTED_TYPES = "PDF (.pdf), plain text (.txt) or Markdown (.md, .markdown)"
+from ingestion.upload_checks import PDF_EXTENSIONS, check_type, display_name
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: ``stage`` is ``"read"`` (pages with a text layer) or ``"ocr"``."""
@@ -121,7 +116,7 @@ def read_document(
     TooManyPages
         The PDF has more than ``max_pages`` pages.
     UnsupportedFileType
-        The extension is not one of :data:`PDF_EXTENSIONS` or :data:`TEXT_EXTENSIONS`.
+        The extension is not one that can be read (:func:`ingestion.upload_checks.check_type`).
     NotAPdf
         A ``.pdf`` whose content does not start with the PDF signature.
     EncryptedPdf
@@ -134,7 +129,7 @@ def read_document(
         No page of the PDF gave any text: no text layer, and OCR was off, unavailable, over its page limit or
         found nothing.
     """
-    name = PurePath(filename.replace("\\", "/")).name or "upload"
+    name = display_name(filename)
     if not data:
         raise EmptyFile(f"'{name}' is empty (0 bytes). Upload the file again.")
     if max_bytes is not None and len(data) > max_bytes:
@@ -142,16 +137,10 @@ def read_document(
             f"'{name}' is {len(data) / _MB:.1f} MB, larger than the {max_bytes / _MB:g} MB limit. "
             "Split it into smaller files and upload those."
         )
-    extension = PurePath(name).suffix.lower()
-    if extension in PDF_EXTENSIONS:
+    if check_type(name) in PDF_EXTENSIONS:
         options = _PdfOptions(garbled_threshold, ocr, ocr_max_pages, ocr_dpi, ocr_engine, max_pages)
         return _read_pdf(data, name, options, _Reporter(progress))
-    if extension in TEXT_EXTENSIONS:
-        return _read_text(data, name)
-    kind = f"'{extension}' files" if extension else "files without an extension"
-    raise UnsupportedFileType(
-        f"'{name}' cannot be read: {kind} are not supported. Upload a {ACCEPTED_TYPES} file."
-    )
+    return _read_text(data, name)
 
 
 @dataclass(frozen=True)

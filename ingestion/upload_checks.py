@@ -12,8 +12,10 @@ import os
 from pathlib import Path, PurePath
 
 from ingestion.errors import EmptyFile, FileTooLarge, UnsupportedFileType
-from ingestion.reader import ACCEPTED_TYPES, PDF_EXTENSIONS, TEXT_EXTENSIONS
 
+PDF_EXTENSIONS = frozenset({".pdf"})
+TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown"})
+ACCEPTED_TYPES = "PDF (.pdf), plain text (.txt) or Markdown (.md, .markdown)"
 _MB = 1024 * 1024
 
 
@@ -47,10 +49,16 @@ def check_upload(filename: str | None, size: int | None, max_bytes: int) -> None
         raise FileTooLarge(
             f"'{name}' is {size / _MB:.1f} MB, larger than the {max_bytes / _MB:g} MB upload limit "
             "(RAG_MAX_UPLOAD_MB). Split it into smaller files and upload those, or raise the limit.")
+    check_type(name)
+
+
+def check_type(name: str) -> str:
+    """The extension of ``name`` (lower case) if it is one that can be read; else :class:`UnsupportedFileType`."""
     extension = PurePath(name).suffix.lower()
     if extension not in PDF_EXTENSIONS | TEXT_EXTENSIONS:
         kind = f"'{extension}' files" if extension else "files without an extension"
         raise UnsupportedFileType(f"'{name}' cannot be read: {kind} are not supported. Upload a {ACCEPTED_TYPES} file.")
+    return extension
 
 
 def check_file(path: str | os.PathLike[str], max_bytes: int, filename: str | None = None) -> None:

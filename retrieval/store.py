@@ -260,7 +260,6 @@ class LocalStore(Store):
         if (aside := self._damaged.get(collection, {}).get(None)) is not None:
             raise CollectionDamaged(f"Collection {collection!r} cannot take uploads: {aside.reason}")
 
-
     # -- Store -----------------------------------------------------------------------------------------------
     def collections(self) -> list[str]:
         return sorted(self._indexes)

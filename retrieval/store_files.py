@@ -312,8 +312,7 @@ def _read_vectors(data: bytes, expected: int, dim: int) -> np.ndarray:
 
 def _read_sentences(data: bytes, passages: int, dim: int) -> SentenceVectors:
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            sentences = SentenceVectors(npz["owner"], npz["start"], npz["end"], npz["vectors"])
+        sentences = SentenceVectors.from_file(io.BytesIO(data))
     except Exception:  # noqa: BLE001 - a cut zip fails in many ways (BadZipFile, EOFError, KeyError, ValueError)
         raise Damage(f"{SENTENCES} cannot be read (cut short or damaged)") from None
     n = len(sentences.owner)

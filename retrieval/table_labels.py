@@ -53,8 +53,29 @@ FLOOR = 0.5  # a label the question names less than half of is not what it asks 
 _CACHE_LIMIT = 200_000  # passages whose label terms are kept; the cache starts again past it
 
 
+_AMOUNT = re.compile(r"[$€£¥]?\s*\(?-?[\d.,]*\d[\d.,]*\)?\s*%?")
+
+
+def _numeric(row: Block) -> bool:
+    """Whether a row holds an amount among its values ("$ 22,308", "(460)", "42.5 %"): a row of numbers, whose label
+    says what they are. A row of text ("GOVERN 1.1: Legal and regulatory requirements ...") reads as prose and is
+    ranked as prose."""
+    return any(_AMOUNT.fullmatch(v.strip()) for v in row.values)
+
+
+def row_terms(row: Block | None) -> frozenset[str]:
+    """The BM25 terms of a row of amounts' label; empty for a row of text or anything but a table row."""
+    if row is None or row.kind != "table_row" or not row.label or not _numeric(row):
+        return frozenset()
+    return frozenset(tokenize(row.label))
+
+
+def _share(terms: frozenset[str], query_terms: set[str]) -> float:
+    return len(terms & query_terms) / len(terms) if terms else 0.0
+
+
 class LabelTerms:
-    """The BM25 terms of every table-row label of a passage, worked out once per passage."""
+    """The label terms (:func:`row_terms`) of every row of amounts of a passage, worked out once per passage."""
 
     def __init__(self) -> None:
         self._terms: dict[tuple, tuple[frozenset[str], ...]] = {}
@@ -66,20 +87,9 @@ class LabelTerms:
         if found is None:
             if len(self._terms) >= _CACHE_LIMIT:
                 self._terms.clear()
-            found = tuple(terms for b in (chunk.blocks or ()) if b.kind == "table_row" and b.label and _numeric(b)
-                          for terms in [frozenset(tokenize(b.label))] if terms)
+            found = tuple(terms for b in (chunk.blocks or ()) if (terms := row_terms(b)))
             self._terms[key] = found
         return found
-
-
-_AMOUNT = re.compile(r"[$€£¥]?\s*\(?-?[\d.,]*\d[\d.,]*\)?\s*%?")
-
-
-def _numeric(row: Block) -> bool:
-    """Whether a row holds an amount among its values ("$ 22,308", "(460)", "42.5 %"): a row of numbers, whose label
-    says what they are. A row of text ("GOVERN 1.1: Legal and regulatory requirements ...") reads as prose and is
-    ranked as prose."""
-    return any(_AMOUNT.fullmatch(v.strip()) for v in row.values)
 
 
 _SHARED = LabelTerms()
@@ -88,19 +98,12 @@ _SHARED = LabelTerms()
 def row_match(row: Block | None, query_terms: set[str], floor: float = FLOOR) -> float:
     """:func:`label_match` for one row: the share of its label's terms in ``query_terms`` (0.0 under ``floor``, for
     a row of text, or for anything but a table row)."""
-    if row is None or row.kind != "table_row" or not row.label or not _numeric(row):
-        return 0.0
-    terms = set(tokenize(row.label))
-    share = len(terms & query_terms) / len(terms) if terms else 0.0
+    share = _share(row_terms(row), query_terms)
     return share if share >= floor else 0.0
 
 
 def label_match(chunk: Chunk, query_terms: set[str], floor: float = FLOOR, cache: LabelTerms | None = None) -> float:
     """The largest share of a table-row label's terms found in ``query_terms``, over the rows of ``chunk``; 0.0
     when no label reaches ``floor`` (or the passage has no table rows)."""
-    best = 0.0
-    for terms in (cache or _SHARED).of(chunk):
-        share = len(terms & query_terms) / len(terms)
-        if share > best:
-            best = share
+    best = max((_share(terms, query_terms) for terms in (cache or _SHARED).of(chunk)), default=0.0)
     return best if best >= floor else 0.0
