@@ -463,8 +463,7 @@ class Pipeline:
             text, abstained, citations, support = final.text, final.abstained, final.citations, final.support
             answer_mode, note, decision = final.mode, final.note, final.decision
         else:
-            answer = self.answerer.answer(resolved, result.hits, result.vector, retrieval=result.confidence,
-                                          absent=result.absent, query=result.query, word_share=result.word_share)
+            answer = self.answerer.answer_found(resolved, result)
             for piece in answer.pieces:
                 yield "delta", piece
             text, abstained, citations, support = answer.text, answer.abstained, answer.citations, answer.support

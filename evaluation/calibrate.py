@@ -65,9 +65,7 @@ def balanced_accuracy(rows: Sequence[dict]) -> float:
 def prepare_all(pipeline, searched: Sequence[tuple]) -> list[tuple]:
     """Each question with its search and its prepared sentences (what no threshold changes)."""
     answerer = pipeline.answerer
-    return [(q, result, answerer.prepare(q.question, result.hits, result.vector, absent=result.absent,
-                                         query=result.query, word_share=result.word_share))
-            for q, result in searched]
+    return [(q, result, answerer.prepare_found(q.question, result)) for q, result in searched]
 
 
 def answer_rows(pipeline, prepared: Sequence[tuple], policy) -> list[dict]:

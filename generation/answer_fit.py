@@ -121,8 +121,10 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were|do|does|did|can|could|should|would
 _PERIOD = re.compile(r"^(?:Q[1-4]|H[12]|FY\d{2,4}|\d{4}s?)$", re.I)
 _UNIT_ASKED = re.compile(r"\b(?:how many|how much|in)((?:\s+[\w-]+){1,3})", re.I)
 # Numbers that are no count: footnote markers "(1)", amounts of money, percentages and years.
+# Digits joined to letters name a thing ("M2 chip", "Apple TV 4K", "H100"), they count nothing.
 _NOT_A_COUNT = re.compile(r"\(\d{1,2}\)|[$€£¥]\s*\(?[\d.,]+\)?(?:\s*(?:million|billion|thousand))?|"
-                          r"[\d.,]+\s*(?:%|percent\b)|\b(?:19[5-9]\d|20[0-3]\d)\b", re.I)
+                          r"[\d.,]+\s*(?:%|percent\b)|\b(?:19[5-9]\d|20[0-3]\d)\b|"
+                          r"\b[a-z]+\d\w*|\b\d+[a-z]\w*", re.I)
 
 
 def names(question: str, words: list[str]) -> list[str]:
@@ -144,7 +146,8 @@ def names(question: str, words: list[str]) -> list[str]:
             continue  # "Q3", "FY2023", "H1": a period, written as the document may not write it
         inner_capital = any(ch.isupper() for ch in core[1:])
         letters_and_digits = any(ch.isdigit() for ch in core) and any(ch.isalpha() for ch in core)
-        capitalised = core[:1].isupper() and word != opening
+        # As the question writes it: the searched text may have had its first letter raised.
+        capitalised = core[:1].isupper() and word != opening and re.search(rf"(?<!\w){re.escape(word)}", question)
         if inner_capital or letters_and_digits or capitalised:
             names.append(word)
     return names
@@ -175,11 +178,35 @@ def asked_for(question: str) -> list[str]:
     return re.findall(r"\w(?:[\w'’.-]*\w)?", phrase)
 
 
+_YEAR_WORD = re.compile(r"(?:19|20)\d\d")
+
+
 def focus_names(question: str, word_share: dict[str, float], ubiquitous: float = 0.2) -> list[str]:
-    """The names in ``question`` that the searched documents hold, but not in nearly every passage: what the
-    question is about ("India" in "Apple's net sales in India"), not the document's own name ("Apple").
-    ``word_share`` maps each word to the share of the searched passages holding it."""
-    return [w for w in names(question, list(word_share)) if 0.0 < word_share[w] < ubiquitous]
+    """The names and years in ``question`` that the searched documents hold, but not in nearly every passage: what
+    the question is about ("India" in "Apple's net sales in India", "2024" in "guidance for 2024"), not the
+    document's own name ("Apple"). ``word_share`` maps each word to the share of the searched passages holding it.
+
+    >>> focus_names("What were Apple's net sales in India in 2022?", {"Apple's": 0.13, "net": 0.14, "India": 0.01,
+    ...             "2022": 0.3, "sales": 0.16})
+    ["Apple's", 'India']
+    """
+    years = [w for w in word_share if _YEAR_WORD.fullmatch(w)]
+    return [w for w in [*names(question, list(word_share)), *years] if 0.0 < word_share[w] < ubiquitous]
+
+
+def on_focus(text: str, focus: list[str], cover: list[str] | tuple[str, ...] = ()) -> bool:
+    """Whether a passage's ``text`` is about what the question asks: it names every focus name that is not on a
+    searched document's first page (``cover``: "India", "2024" must be there), and at least one focus name when
+    all of them are (the company of a filing is seldom repeated in its tables).
+
+    >>> on_focus("Total net sales 117,154", ["Apple's", "India"], cover=["Apple's"])
+    False
+    >>> on_focus("Total net sales 117,154", ["Apple's"], cover=["Apple's"]), on_focus("Apple's sales", ["Apple's"])
+    (False, True)
+    """
+    if not focus:
+        return True
+    return mentions(text, focus) and all(mentions(text, [w]) for w in focus if w not in cover)
 
 
 def mentions(text: str, words: list[str]) -> bool:

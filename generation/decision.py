@@ -11,7 +11,8 @@ level              when                                                         
                    the question names something the documents never mention (a name such as
                    "BERT", "GPT-2", "Spanish"; or a word of the phrase it asks for: "which
                    *programming language*") and no sentence answers it strongly; no sentence
-                   gives the kind of answer asked for (:mod:`generation.answer_fit`); or the best
+                   gives the kind of answer asked for (:mod:`generation.answer_fit`) in a passage
+                   about what it names ("India", "2024"); or the best
                    sentence's support is under ``answer_threshold``
 ``low``            answered, but the support is under ``confident`` or the best passage cosine   given, with a
                    is under ``retrieval_low``                                                    warning
@@ -63,7 +64,7 @@ class Decision:
 
 def decide(policy: Policy, *, retrieval: float, support: float | None, expectation_kind: str = "other",
            unknown: list[str] | tuple[str, ...] = (), missing: list[str] | tuple[str, ...] = (),
-           any_passage: bool = True, writer: str = "quote") -> Decision:
+           unmet: list[str] | tuple[str, ...] = (), any_passage: bool = True, writer: str = "quote") -> Decision:
     """The decision for one question (module docstring).
 
     Parameters
@@ -75,6 +76,8 @@ def decide(policy: Policy, *, retrieval: float, support: float | None, expectati
         (:func:`generation.answer_fit.names`).
     missing : words of the phrase the question asks for (:func:`generation.answer_fit.asked_for`) that the
         searched documents never use.
+    unmet : names the question is about that no passage found names ("India" in "Apple's net sales in India"),
+        for the reason given when no sentence fits.
     any_passage : whether anything was searched at all.
     writer : ``quote`` (extractive: the support decides) or ``llm`` (an LLM writes the answer from the passages:
         only the gates apply, and the level is the retrieval's).
@@ -95,6 +98,9 @@ def decide(policy: Policy, *, retrieval: float, support: float | None, expectati
             return Decision(False, "insufficient", reason=f"it never mentions {listed}")
     if writer == "llm":
         support = 1.0  # the LLM reads the passages itself: its answer has no quoted sentence to score
+    if support is None and unmet:
+        listed = ", ".join(f"\u201c{w}\u201d" for w in list(dict.fromkeys(unmet))[:3])
+        return Decision(False, "insufficient", reason=f"no passage found on this question mentions {listed}")
     if support is None:
         wanted = _KIND_WORDS.get(expectation_kind)
         return Decision(False, "insufficient", reason=f"no passage in it gives {wanted} for this question"

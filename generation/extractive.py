@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from generation.answer_fit import asked_for, expect, fits, focus_names, mentions, names
+from generation.answer_fit import asked_for, expect, fits, focus_names, mentions, names, on_focus
 from generation.decision import Decision, Policy, decide
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
-from retrieval.searcher import Hit
+from retrieval.searcher import Hit, SearchResult
 from retrieval.table_labels import row_match
 from retrieval.tokenize import tokenize, words
 
@@ -60,8 +60,8 @@ class _Candidate:
 @dataclass
 class Prepared:
     """A question's scored sentences (``ranked``, best first), those that fit it (``fit``), the kind of answer it
-    asks for, and its words the searched documents never use: names (``unknown``) and words of the phrase it asks
-    for (``missing``)."""
+    asks for, its words the searched documents never use: names (``unknown``) and words of the phrase it asks
+    for (``missing``), and the names it is about that no found passage names (``unmet``)."""
 
     hits: list[Hit]
     ranked: list[_Candidate]
@@ -69,6 +69,7 @@ class Prepared:
     kind: str
     unknown: list[str]
     missing: list[str]
+    unmet: list[str] = field(default_factory=list)  # focus names no found passage names (reason for declining)
 
 
 def sentence_pages(chunk, start: int, end: int) -> tuple[int, int]:
@@ -137,12 +138,15 @@ class ExtractiveAnswerer:
 
     def fitting(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None,
                 query: str | None = None, word_share: dict[str, float] | None = None,
-                ) -> tuple[list[_Candidate], list[_Candidate], str]:
-        """Every scored sentence, those that fit the question, and the kind of answer it asks for.
+                cover: list[str] | tuple[str, ...] = (),
+                ) -> tuple[list[_Candidate], list[_Candidate], str, list[str]]:
+        """Every scored sentence, those that fit the question, the kind of answer it asks for, and the focus names
+        no found passage names though they must (``unmet``: "India" when no passage about Apple's sales names it).
 
         A sentence fits when it holds the kind of answer asked for (:func:`generation.answer_fit.fits`) and, when
         the question names something the documents hold but rarely ("India" in "Apple's net sales in India"), it
-        or its passage names it too: a sentence about Apple's net sales elsewhere answers nothing.
+        or its passage names it too: a sentence about Apple's net sales elsewhere answers nothing. Every such name
+        not on a searched document's first page (``cover``) must be named (:func:`generation.answer_fit.on_focus`).
         """
         expectation = expect(question)
         ranked = self.score(query or question, hits, question_vector)
@@ -153,33 +157,46 @@ class ExtractiveAnswerer:
             chunk = c.hit.chunk
             if chunk.chunk_id not in passages:
                 text = f"{chunk.section}\n{chunk.text}"
-                passages[chunk.chunk_id] = (text, not focus or mentions(text, focus))
-            passage, on_focus = passages[chunk.chunk_id]
-            if on_focus and fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage):
+                passages[chunk.chunk_id] = (text, on_focus(text, focus, cover))
+            passage, about = passages[chunk.chunk_id]
+            if about and fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage):
                 fit.append(c)
-        return ranked, fit, expectation.kind
+        unmet = [w for w in focus if w not in cover and not any(mentions(text, [w]) for text, _ in passages.values())]
+        return ranked, fit, expectation.kind, unmet
 
     def answer(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None, *,
                retrieval: float | None = None, absent: list[str] | tuple[str, ...] = (),
-               query: str | None = None, word_share: dict[str, float] | None = None) -> Answer:
+               query: str | None = None, word_share: dict[str, float] | None = None,
+               cover: list[str] | tuple[str, ...] = ()) -> Answer:
         """Quote the sentences that answer ``question``, or say why none does.
 
         ``retrieval`` is the best passage cosine (unknown: taken as clear), ``absent`` the question's words no
         searched passage holds, ``query`` what was searched (the question without the words naming the document),
         ``word_share`` the share of searched passages holding each word of it
-        (:attr:`retrieval.searcher.SearchResult.word_share`).
+        (:attr:`retrieval.searcher.SearchResult.word_share`), ``cover`` those of its words on a searched document's
+        first page (:attr:`retrieval.searcher.SearchResult.cover_words`).
         """
-        prepared = self.prepare(question, hits, question_vector, absent=absent, query=query, word_share=word_share)
+        prepared = self.prepare(question, hits, question_vector, absent=absent, query=query, word_share=word_share,
+                                cover=cover)
         return self.compose(prepared, retrieval=retrieval)
+
+    def answer_found(self, question: str, result: SearchResult) -> Answer:
+        """:meth:`answer` for what a search found (its passages, vector, confidence and word counts)."""
+        return self.compose(self.prepare_found(question, result), retrieval=result.confidence)
+
+    def prepare_found(self, question: str, result: SearchResult) -> Prepared:
+        """:meth:`prepare` for what a search found."""
+        return self.prepare(question, result.hits, result.vector, absent=result.absent, query=result.query,
+                            word_share=result.word_share, cover=result.cover_words)
 
     def prepare(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None, *,
                 absent: list[str] | tuple[str, ...] = (), query: str | None = None,
-                word_share: dict[str, float] | None = None) -> Prepared:
+                word_share: dict[str, float] | None = None, cover: list[str] | tuple[str, ...] = ()) -> Prepared:
         """Everything about the question and its passages that no threshold changes (scored sentences, fit)."""
-        ranked, fit, kind = self.fitting(question, hits, question_vector, query, word_share)
+        ranked, fit, kind, unmet = self.fitting(question, hits, question_vector, query, word_share, cover)
         absent = list(absent)
         return Prepared(hits, ranked, fit, kind, names(question, absent),
-                        [w for w in asked_for(question) if w in absent])
+                        [w for w in asked_for(question) if w in absent], unmet)
 
     def compose(self, prepared: Prepared, *, retrieval: float | None = None, policy: Policy | None = None) -> Answer:
         """The answer for prepared sentences under ``policy`` (default: the answerer's)."""
@@ -188,7 +205,7 @@ class ExtractiveAnswerer:
         best = fit[0].score if fit else None
         decision = decide(policy, retrieval=1.0 if retrieval is None else retrieval, support=best,
                           expectation_kind=prepared.kind, unknown=prepared.unknown, missing=prepared.missing,
-                          any_passage=bool(hits))
+                          unmet=prepared.unmet, any_passage=bool(hits))
         if not decision.answer:
             text = f"Not in this document: {decision.reason}."
             support = best if best is not None else (ranked[0].score if ranked else 0.0)

@@ -179,15 +179,14 @@ class LLMAnswerer:
         missing = [w for w in asked_for(question) if w in result.absent]
         support = None
         if (unknown or missing) and result.confidence >= self.policy.retrieval_insufficient:
-            _, fit, _ = self.fallback.fitting(question, result.hits, result.vector, result.query, result.word_share)
+            fit = self.fallback.prepare_found(question, result).fit
             support = fit[0].score if fit else None
         return decide(self.policy, retrieval=float(result.confidence), support=support, unknown=unknown,
                       missing=missing, writer="llm")
 
     def _fallback(self, question: str, result: SearchResult, warning: str | None, note: str,
                   attempts: int) -> Iterator[tuple[str, object]]:
-        answer = self.fallback.answer(question, result.hits, result.vector, retrieval=result.confidence,
-                                      absent=result.absent, query=result.query, word_share=result.word_share)
+        answer = self.fallback.answer_found(question, result)
         for piece in answer.pieces:
             yield "delta", piece
         yield "final", LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback",

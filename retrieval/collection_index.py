@@ -43,6 +43,8 @@ class CollectionIndex:
         self.chunks: list[Chunk] = [c for doc_id in records for c in parts[doc_id].chunks]
         self.doc_of_row = np.array([c.doc_id for c in self.chunks], dtype=object)
         self.row_of = {c.chunk_id: row for row, c in enumerate(self.chunks)}
+        # A document's first page names what it is about (its company, its period, its subject).
+        self.first_page_rows = np.flatnonzero(np.array([c.page == 1 for c in self.chunks], dtype=bool))
         self.sentences = CollectionSentences([(len(parts[d].chunks), parts[d].sentences) for d in records], dim)
         self.faiss = faiss.IndexFlatIP(dim)
         if self.chunks:

@@ -58,6 +58,9 @@ class SearchResult:
     absent: list[str] = field(default_factory=list)  # words of the query no passage of the searched documents has
     # For each word of the query: the share of the searched passages holding it (0.0 for an absent word).
     word_share: dict[str, float] = field(default_factory=dict)
+    # The words of the query a searched document's first page holds: what the document is about (its company,
+    # its period, its subject) rather than what is asked of it.
+    cover_words: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -157,6 +160,7 @@ class Searcher:
         timings["rerank"] = time.perf_counter() - t2
         word_share = self.word_shares(searched, collection, doc_ids)
         absent = [w for w, share in word_share.items() if share == 0.0]
+        cover = self.cover_words(word_share, collection, doc_ids)
         hits = [Hit(chunk=first.chunks[cid], rank=i + 1, score=reranked.get(cid, fused[cid]),
                     scores={"semantic": first.cosine.get(cid), "sentence": first.sentence.get(cid),
                             "keyword": first.keyword.get(cid), "label": first.label.get(cid), "fused": fused[cid],
@@ -165,7 +169,7 @@ class Searcher:
         return SearchResult(hits=hits, confidence=first.confidence, mode=mode, timings=timings,
                             confidence_level=self.level(first.confidence), expansion=expansion,
                             vector=query.vector, question=question, query=searched, absent=absent,
-                            word_share=word_share)
+                            word_share=word_share, cover_words=cover)
 
     def _rank(self, query: Query, collection: str, doc_ids: list[str] | None, k: int, mode: str,
               timings: dict[str, float] | None = None) -> _Ranking:
@@ -226,6 +230,12 @@ class Searcher:
                 found = self.store.passages_with(collection, parts, doc_ids)
             shares[word] = min(1.0, found / total)
         return shares
+
+    def cover_words(self, word_share: dict[str, float], collection: str,
+                    doc_ids: list[str] | None = None) -> list[str]:
+        """The words of ``word_share`` (present ones only) that a searched document's first page holds."""
+        return [w for w, share in word_share.items() if share > 0.0 and self.store.passages_with(
+            collection, tokenize(w)[:1], doc_ids, first_page=True)]
 
     @staticmethod
     def _order(scores: dict[str, float], cosine: dict[str, float]) -> list[str]:

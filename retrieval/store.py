@@ -156,8 +156,10 @@ class Store(ABC):
         """The ``k`` chunks with the highest BM25 score for ``tokens`` (zero scores left out)."""
 
     @abstractmethod
-    def passages_with(self, collection: str, terms: list[str], doc_ids: list[str] | None = None) -> int:
-        """How many chunks (of ``doc_ids``, or of the whole collection) hold any of ``terms``."""
+    def passages_with(self, collection: str, terms: list[str], doc_ids: list[str] | None = None,
+                      first_page: bool = False) -> int:
+        """How many chunks (of ``doc_ids``, or of the whole collection; only those on a first page when
+        ``first_page``) hold any of ``terms``."""
 
     @abstractmethod
     def passage_vectors(self, collection: str, chunk_ids: list[str]) -> np.ndarray:
@@ -452,9 +454,11 @@ class LocalStore(Store):
         index = self._index(collection)
         return [(index.chunks[row], score) for row, score in index.bm25.search(tokens, k, index.rows_for(doc_ids))]
 
-    def passages_with(self, collection, terms, doc_ids=None):
+    def passages_with(self, collection, terms, doc_ids=None, first_page=False):
         index = self._index(collection)
         rows = index.bm25.rows_with(terms)
+        if first_page:
+            rows = np.intersect1d(rows, index.first_page_rows, assume_unique=True)
         scope = index.rows_for(doc_ids)
         return int(len(rows) if scope is None else np.isin(rows, scope, assume_unique=True).sum())
 
