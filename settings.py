@@ -107,7 +107,7 @@ class Settings(BaseSettings):
 
     # Answering
     answer_threshold: float = Field(
-        0.44, ge=0, le=1, description="Least support score of the best sentence that fits the question; below it "
+        0.40, ge=0, le=1, description="Least support score of the best sentence that fits the question; below it "
         "the answer abstains (chosen by leave-one-document-out, see README).",
     )
     answer_confident: float = Field(

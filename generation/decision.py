@@ -38,7 +38,7 @@ _KIND_WORDS = {
 class Policy:
     """The thresholds :func:`decide` applies (defaults from settings)."""
 
-    answer_threshold: float = 0.44
+    answer_threshold: float = 0.40
     confident: float = 0.6
     retrieval_insufficient: float = 0.3
     retrieval_low: float = 0.5

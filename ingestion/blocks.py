@@ -206,6 +206,28 @@ def _cells(line: str) -> list[str]:
     return line.split("|")
 
 
+# A year heading a column, and the words of a period heading ("Three Months Ended", "Year Ending", "As of"); a
+# note in parentheses ("(In millions, issuance by calendar year)") is none.
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_PERIOD_WORDS = re.compile(r"\b(?:ended|ending|as of|fiscal)\b", re.I)
+
+
+def _lend_period(row: list[str]) -> list[str]:
+    """A header row as it heads the columns: a period printed in the label column of a row of years ("Three
+    Months Ended September 30,  2023  2022") heads those years, not the labels (the text shown is unchanged).
+
+    >>> _lend_period(["Three Months Ended September 30,", "2023", "2022", "Percentage Change"])
+    ['', 'Three Months Ended September 30, 2023', 'Three Months Ended September 30, 2022', 'Percentage Change']
+    >>> _lend_period(["(In millions, issuance by calendar year)", "2023", "2022"])
+    ['(In millions, issuance by calendar year)', '2023', '2022']
+    """
+    label = " ".join(_inline(row[0]).split()) if row else ""
+    years = [j for j in range(1, len(row)) if _YEAR.match(row[j].strip())]
+    if not years or label.startswith("(") or not _PERIOD_WORDS.search(label):
+        return row
+    return ["", *(f"{label} {c.strip()}" if j in years else c for j, c in enumerate(row) if j)]
+
+
 def _table(rows: list[str], before: str) -> list[tuple[str, Block | None, str]]:
     cells = [_cells(r) for r in rows]
     separator = next((k for k, c in enumerate(cells) if c and all(_SEPARATOR_CELL.match(x) for x in c)), None)
@@ -215,7 +237,7 @@ def _table(rows: list[str], before: str) -> list[tuple[str, Block | None, str]]:
     headings = []
     for j in range(width):
         words = []
-        for row in header:
+        for row in map(_lend_period, header):
             k = j
             while 0 < k < len(row) and row[k] == SPANNED:
                 k -= 1

@@ -500,3 +500,38 @@ def statement_pdf() -> bytes:
     data = doc.tobytes()
     doc.close()
     return data
+
+
+SIDE_PERIOD = "Three Months Ended September 30,"
+SIDE_ROWS = (("Net income", ("$ 22,291", "$ 17,556")), ("Net change related to investments", ("(260)", "(1,897)")),
+             ("Comprehensive income", ("$ 21,697", "$ 14,891")))
+
+
+def side_period_statement_pdf() -> bytes:
+    """A statement whose period is printed at the left of its line of years (as some filers set it):
+    "Three Months Ended September 30,  ...  2023  2022", then :data:`SIDE_ROWS`."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    size = 9.0
+    page.insert_text((170, 70), "COMPREHENSIVE INCOME STATEMENTS", fontsize=12, fontname="hebo")
+    page.insert_text((40, 100), "(In millions) (Unaudited)", fontsize=size, fontname="helv")
+
+    def right(text: str, x: float, y: float, font: str = "helv") -> None:
+        page.insert_text((x - pymupdf.get_text_length(text, fontname=font, fontsize=size), y), text,
+                         fontsize=size, fontname=font)
+
+    page.insert_text((40, 118), SIDE_PERIOD, fontsize=size, fontname="hebo")
+    right("2023", 480, 118, "hebo")
+    right("2022", 550, 118, "hebo")
+    y = 134
+    for label, values in SIDE_ROWS:
+        page.insert_text((40, y), label, fontsize=size, fontname="helv")
+        for x, value in zip((480, 550), values):
+            if value.startswith("$ "):
+                page.insert_text((x - 50, y), "$", fontsize=size, fontname="helv")
+                value = value[2:]
+            right(value, x, y)
+        y += 14
+    data = doc.tobytes()
+    doc.close()
+    return data

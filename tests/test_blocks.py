@@ -78,6 +78,16 @@ def test_a_statement_pdf_reads_as_rows_that_carry_their_periods():
     assert rows["Cost of sales 70,268 75,022 203,191 212,186"].label == "Operating expenses: Cost of sales"
 
 
+def test_a_period_printed_beside_its_years_heads_each_value_and_the_page_reads_as_printed():
+    page = read_document(pf.side_period_statement_pdf(), "comprehensive.pdf").pages[0]
+    assert f"{pf.SIDE_PERIOD} 2023 2022" in page.text.splitlines()  # shown as printed
+    rows = {b.label: b for b in page.blocks if b.kind == "table_row"}
+    for label, values in pf.SIDE_ROWS:
+        assert list(rows[label].values) == list(values)
+        assert list(rows[label].columns) == [f"{pf.SIDE_PERIOD} 2023", f"{pf.SIDE_PERIOD} 2022"]
+    assert pf.SIDE_PERIOD not in rows["Net income"].title  # the period heads the values, not the labels
+
+
 def test_table_rows_are_embedded_with_their_column_headings_and_a_passage_inside_a_table_names_them():
     pages = read_document(pf.statement_pdf(), "statement.pdf").pages
     chunks = chunk_pages(pages, doc_id="s", filename="statement.pdf", strategy="fixed_size", chunk_size=300,
