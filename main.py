@@ -17,6 +17,7 @@ from fastapi.sse import EventSourceResponse, ServerSentEvent
 from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api_docs import mount_offline_docs
 from ingestion.errors import FileTooLarge, IngestError
 from ingestion.upload_checks import check_upload
 from limits import RateLimiter, check_text, retry_after, safe_text
@@ -123,7 +124,8 @@ def answer_json(result: AnswerResult) -> dict:
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
         "citations": [{"doc_id": c.doc_id, "page": c.page, "page_end": getattr(c, "page_end", c.page),
                        "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None),
-                       "quote": c.quote}
+                       "quote": c.quote, "page_label": getattr(c, "page_label", ""),
+                       "page_end_label": getattr(c, "page_end_label", getattr(c, "page_label", ""))}
                       for c in result.citations],
         "question": result.question, "resolved_question": result.resolved_question, "rewrite": result.rewrite,
         "conversation_id": result.conversation_id, "warning": result.warning, "note": result.note,
@@ -166,10 +168,12 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         if (refusal := key_refusal(request)) is not None:
             raise refusal
 
-    app = FastAPI(title="Grounded document Q&A", version="0.1.0", lifespan=lifespan,
+    # docs_url/redoc_url None: mount_offline_docs serves those pages with local JS/CSS instead of a CDN's.
+    app = FastAPI(title="Grounded document Q&A", version="0.1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
                   dependencies=[Depends(require_key)],
                   description="Upload PDFs or text files, ask questions, get answers quoted from the documents "
                               "with the page they came from.")
+    mount_offline_docs(app)
     app.state.pipeline = pipeline or Pipeline(settings)
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024)
     # Added last, so outermost: a body trickling in meets its deadline before anything waits for all of it.

@@ -129,6 +129,7 @@ class Pipeline:
         self.ingest_slots = Slots(s.max_concurrent_ingests)
         self.uploads_in_flight: SingleFlight[IngestResult] = SingleFlight()
         self.samples_status = "not requested"
+        self.samples_progress = ("", "", 0.0)  # the sample being indexed: its file name, the step, the share done
 
     # -- ingest ----------------------------------------------------------------------------------------------
     def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,
@@ -539,7 +540,10 @@ class Pipeline:
         try:
             for path in sorted(folder.glob("*")):
                 if path.suffix.lower() in {".pdf", ".txt", ".md"}:
-                    result = self.ingest(path.read_bytes(), path.name, collection)
+                    def report(step: str, done: float, name: str = path.name) -> None:
+                        self.samples_progress = (name, step, done)
+
+                    result = self.ingest(path.read_bytes(), path.name, collection, progress=report)
                     log.info("sample %s: %s pages, %s chunks (%s)", path.name, result.pages, result.chunks,
                              "already indexed" if result.duplicate else f"{result.seconds:.1f} s")
                     results.append(result)

@@ -102,9 +102,10 @@ def upload(page, path: Path) -> None:
     from playwright.sync_api import expect
 
     page.locator("#upload input[type=file]").set_input_files(str(path))
-    # First upload: "✅ name: N pages, ..."; the same file again: "✅ name: already indexed". Both are success.
-    expect(page.locator("#upload-status")).to_contain_text(f"✅ {path.name}:", timeout=WAIT_MS)
-    expect(page.locator("#upload-status")).not_to_contain_text("❌")
+    # First upload: "Indexed: name, N pages, ..."; the same file again: "Already indexed: name ...". Both succeed.
+    expect(page.locator("#upload-status")).to_contain_text(re.compile(rf"(Already indexed|Indexed): {re.escape(path.name)}"),
+                                                           timeout=WAIT_MS)
+    expect(page.locator("#upload-status")).not_to_contain_text("Not indexed")
     # In the table, not just anywhere in #documents: while reading, the progress overlay there shows the name too.
     expect(page.locator("#documents table")).to_contain_text(path.name, timeout=WAIT_MS)
 

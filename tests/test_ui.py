@@ -41,10 +41,10 @@ def test_upload_then_ask_through_the_ui(live_server, tmp_path):
     (tmp_path / "hostile.pdf").write_bytes(hostile)
     (tmp_path / "broken.pdf").write_bytes(pf.NOT_A_PDF)
     client = Client(live_server + "/", verbose=False)
-    status, docs, _ = client.predict([handle_file(str(tmp_path / n)) for n in ("survey.pdf", "hostile.pdf",
+    status, docs, *_ = client.predict([handle_file(str(tmp_path / n)) for n in ("survey.pdf", "hostile.pdf",
                                                                                "broken.pdf")],
                                      "recursive_char", 1000, api_name="/upload")
-    assert "survey.pdf: 3 pages" in status
+    assert "Indexed: survey.pdf, 3 pages" in status
     assert "broken.pdf" in status and "not a PDF" in status  # a bad file is reported, the others still indexed
     assert "survey.pdf" in docs and "hostile.pdf" in docs
 
@@ -86,9 +86,9 @@ def test_each_browser_session_sees_only_its_own_uploads(strict_server, tmp_path)
     (tmp_path / "survey.pdf").write_bytes(pf.known_text_pdf())
     alice, bob = Client(url + "/", verbose=False), Client(url + "/", verbose=False)
 
-    status, docs, _ = alice.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000,
+    status, docs, *_ = alice.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000,
                                     api_name="/upload")
-    assert "survey.pdf: 3 pages" in status and "survey.pdf" in docs
+    assert "Indexed: survey.pdf, 3 pages" in status and "survey.pdf" in docs
     [(alice_collection, files)] = session_documents(pipeline).items()
     assert files == ["survey.pdf"]
 

@@ -43,9 +43,9 @@ def test_a_file_indexed_through_the_ui_leaves_no_copy_behind(server, tmp_path):
 
     (tmp_path / "survey.pdf").write_bytes(pf.known_text_pdf())
     client = Client(server.url + "/", verbose=False)
-    status, docs, _ = client.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000,
+    status, docs, *_ = client.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000,
                                      api_name="/upload")
-    assert "survey.pdf: 3 pages" in status and "survey.pdf" in docs
+    assert "Indexed: survey.pdf, 3 pages" in status and "survey.pdf" in docs
     # Gradio's copy is deleted once handled. (Gradio itself leaves an empty placeholder per processed file.)
     assert [p for p in files_under(server.gradio_tmp) if p.stat().st_size or p.name == "survey.pdf"] == []
 
@@ -79,7 +79,7 @@ def test_the_handler_refuses_an_oversized_file_without_reading_it(small_limit_pi
 
     tracemalloc.start()
     t0 = time.perf_counter()
-    shown, _docs, _choices, session = upload([str(big), str(wrong)], "recursive_char", 1000, None)
+    shown, _docs, _choices, session, _files = upload([str(big), str(wrong)], "recursive_char", 1000, None)
     elapsed = time.perf_counter() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -99,5 +99,5 @@ def test_the_handler_leaves_files_outside_gradios_folder_alone(small_limit_pipel
     mine = tmp_path / "mine.txt"
     mine.write_text("The ferry leaves at noon.")
     status, *_ = upload_handler(small_limit_pipeline)([str(mine)], "recursive_char", 1000, None)
-    assert "mine.txt: 1 pages" in status
+    assert "Indexed: mine.txt, 1 pages" in status
     assert mine.exists()
