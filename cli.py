@@ -7,22 +7,179 @@ python cli.py ask "What learning rate does Adam use?" --collection papers
 python cli.py search "learning rate" --mode keyword
 python cli.py documents
 python cli.py delete <doc_id>
+
+With ``RAG_SERVER_URL`` set (or ``--server URL``), every command goes to the server running there, through its HTTP
+API, and loads no model; the output is the same. When no server answers ``GET /health`` there, the command runs on
+``RAG_DATA_DIR`` directly, as without the setting, and says so in one line on stderr. A command run directly on
+the data folder of a running server is seen by that server at once as well (``retrieval.store_sync``); it only
+takes longer, since the models load here first.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import mimetypes
 import sys
 from pathlib import Path
 
 from ingestion.chunking import STRATEGIES
+
+# /debug/chunks answers with the ranking (what `search --json` prints) and these fields besides.
+_NOT_RANKING = ("question", "confidence_level", "timings")
 
 
 def show_progress(message: str, fraction: float) -> None:
     """One line per step on stderr, rewritten in place on a terminal."""
     end = "\r" if sys.stderr.isatty() and fraction < 1 else "\n"
     print(f"  {fraction:4.0%} {message:<60}", end=end, file=sys.stderr, flush=True)
+
+
+# -- output, the same whether the command ran here or on a server -----------------------------------------------
+def print_ingested(name: str, r: dict) -> None:
+    state = "already indexed" if r["duplicate"] else f"{r['pages']} pages, {r['chunks']} passages"
+    print(f"{name}: {state} in {r['seconds']:.1f} s (doc_id {r['doc_id']})")
+    for w in r["warnings"]:
+        print(f"  warning: {w}")
+    if r["unread_pages"]:
+        print(f"  pages not read: {r['unread_pages']}")
+
+
+def print_documents(records: list[dict]) -> None:
+    for d in records:
+        print(f"{d['doc_id']}  {d['pages']:4d} pages  {d['chunks']:5d} passages  {d['filename']}")
+
+
+def print_ranking(ranking: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(ranking, indent=2, ensure_ascii=False))
+        return
+    for h in ranking["sources"]:
+        print(f"#{h['rank']} {h['filename']} p.{h['page']} score {h['score']:.3f}\n  {h['text'][:300]}")
+
+
+def print_answer(answer: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(answer, indent=2, ensure_ascii=False))
+        return
+    print(answer["answer"])
+    print(f"\n(confidence {answer['confidence']:.2f}; {len(answer['sources'])} passages searched)")
+
+
+# -- a running server ---------------------------------------------------------------------------------------------
+def connect(url: str, api_key: str | None, collection_key: str | None):
+    """An ``httpx.Client`` for the server at ``url`` if its ``/health`` answers, else ``None`` (after saying so)."""
+    import httpx
+
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    if collection_key:
+        headers["X-Collection-Key"] = collection_key
+    client = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=httpx.Timeout(10.0, read=900.0))
+    try:
+        reply = client.get("/health", timeout=3.0)
+        if reply.status_code == 200:
+            return client
+        reason = f"/health answered {reply.status_code}"
+    except httpx.HTTPError as exc:
+        reason = type(exc).__name__
+    client.close()
+    print(f"No server answers at {url} ({reason}); working on the data folder directly.", file=sys.stderr)
+    return None
+
+
+def detail(reply) -> str:
+    """The server's message for a refused request (``{"detail": ...}``), or its status."""
+    try:
+        return str(reply.json()["detail"])
+    except (ValueError, KeyError, TypeError):
+        return f"The server answered {reply.status_code}."
+
+
+def run_remote(args: argparse.Namespace, client) -> int:
+    """``args``'s command through the server's HTTP API."""
+    if args.command == "ingest":
+        status = 0
+        for path in args.files:
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                print(f"{path.name}: {exc}", file=sys.stderr)
+                status = 1
+                continue
+            form = {"collection": args.collection, **{name: str(value) for name, value in (
+                ("strategy", args.strategy), ("chunk_size", args.chunk_size), ("chunk_overlap", args.chunk_overlap))
+                if value is not None}}
+            show_progress(f"Indexing {path.name} on the server", 0.0)
+            kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+            reply = client.post("/ingest", data=form, files={"file": (path.name, data, kind)})
+            if reply.status_code == 200:
+                print_ingested(path.name, reply.json())
+            else:
+                print(f"{path.name}: {detail(reply)}", file=sys.stderr)
+                status = 1
+        return status
+    if args.command == "documents":
+        reply = client.get("/documents", params={"collection": args.collection})
+    elif args.command == "delete":
+        reply = client.delete(f"/documents/{args.doc_id}")
+    else:
+        query = {"question": args.question, "collection": args.collection, "doc_ids": args.doc_ids,
+                 "top_k": args.top_k, "mode": args.mode}
+        reply = client.post("/debug/chunks" if args.command == "search" else "/query", json=query)
+    if reply.status_code != 200:
+        print(detail(reply), file=sys.stderr)
+        return 2 if reply.status_code in (403, 404, 422) else 1
+    body = reply.json()
+    if args.command == "documents":
+        print_documents(body["documents"])
+    elif args.command == "delete":
+        print(f"deleted {body['filename']} ({body['deleted']})")
+    elif args.command == "search":
+        print_ranking({k: v for k, v in body.items() if k not in _NOT_RANKING}, args.json)
+    else:
+        print_answer(body, args.json)
+    return 0
+
+
+# -- here, on the data folder ---------------------------------------------------------------------------------------
+def run_local(args: argparse.Namespace) -> int:
+    """``args``'s command on the pipeline of this process (models loaded here)."""
+    from ingestion.errors import IngestError
+    from main import answer_json, search_json
+    from pipeline import Pipeline, QuestionError
+    from retrieval.store import UnknownCollection, UnknownDocument
+
+    pipeline = Pipeline()
+    try:
+        if args.command == "ingest":
+            status = 0
+            for path in args.files:
+                try:
+                    r = pipeline.ingest(path.read_bytes(), path.name, args.collection, progress=show_progress,
+                                        strategy=args.strategy, chunk_size=args.chunk_size,
+                                        chunk_overlap=args.chunk_overlap)
+                    print_ingested(path.name, r.to_dict())
+                except (IngestError, OSError, ValueError) as exc:
+                    print(f"{path.name}: {getattr(exc, 'message', exc)}", file=sys.stderr)
+                    status = 1
+            return status
+        if args.command == "documents":
+            print_documents([d.to_dict() for d in pipeline.documents(args.collection)])
+            return 0
+        if args.command == "delete":
+            record = pipeline.delete_document(args.doc_id)
+            print(f"deleted {record.filename} ({record.doc_id})")
+            return 0
+        if args.command == "search":
+            result = pipeline.search(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
+            print_ranking(search_json(result), args.json)
+            return 0
+        result = pipeline.answer(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
+        print_answer(answer_json(result), args.json)
+        return 0
+    except (QuestionError, UnknownCollection, UnknownDocument) as exc:
+        print(exc.args[0] if exc.args else exc, file=sys.stderr)
+        return 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,58 +203,29 @@ def main(argv: list[str] | None = None) -> int:
     p_delete.add_argument("doc_id")
     for p in sub.choices.values():
         p.add_argument("--collection", default="default")
+        p.add_argument("--server", metavar="URL", default=None,
+                       help="send the command to the server running at URL (default: RAG_SERVER_URL; '' = never)")
+        p.add_argument("--key", default=None,
+                       help="the collection's key (X-Collection-Key) for a server's collection created with one; "
+                       "not needed directly on the data folder")
     args = parser.parse_args(argv)
 
-    from ingestion.errors import IngestError
-    from main import answer_json, search_json
-    from pipeline import Pipeline, QuestionError
-    from retrieval.store import UnknownCollection, UnknownDocument
+    from settings import get_settings
 
-    pipeline = Pipeline()
+    settings = get_settings()
+    url = settings.server_url if args.server is None else args.server
+    client = connect(url, settings.api_key, args.key) if url else None
+    if client is None:
+        return run_local(args)
+    import httpx
+
     try:
-        if args.command == "ingest":
-            status = 0
-            for path in args.files:
-                try:
-                    r = pipeline.ingest(path.read_bytes(), path.name, args.collection, progress=show_progress,
-                                        strategy=args.strategy, chunk_size=args.chunk_size,
-                                        chunk_overlap=args.chunk_overlap)
-                    state = "already indexed" if r.duplicate else f"{r.pages} pages, {r.chunks} passages"
-                    print(f"{path.name}: {state} in {r.seconds:.1f} s (doc_id {r.doc_id})")
-                    for w in r.warnings:
-                        print(f"  warning: {w}")
-                    if r.unread_pages:
-                        print(f"  pages not read: {r.unread_pages}")
-                except (IngestError, OSError, ValueError) as exc:
-                    print(f"{path.name}: {getattr(exc, 'message', exc)}", file=sys.stderr)
-                    status = 1
-            return status
-        if args.command == "documents":
-            for d in pipeline.documents(args.collection):
-                print(f"{d.doc_id}  {d.pages:4d} pages  {d.chunks:5d} passages  {d.filename}")
-            return 0
-        if args.command == "delete":
-            record = pipeline.delete_document(args.doc_id)
-            print(f"deleted {record.filename} ({record.doc_id})")
-            return 0
-        if args.command == "search":
-            result = pipeline.search(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
-            if args.json:
-                print(json.dumps(search_json(result), indent=2, ensure_ascii=False))
-            else:
-                for h in result.hits:
-                    print(f"#{h.rank} {h.chunk.filename} p.{h.chunk.page} score {h.score:.3f}\n  {h.chunk.text[:300]}")
-            return 0
-        result = pipeline.answer(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
-        if args.json:
-            print(json.dumps(answer_json(result), indent=2, ensure_ascii=False))
-        else:
-            print(result.answer)
-            print(f"\n(confidence {result.confidence:.2f}; {len(result.sources)} passages searched)")
-        return 0
-    except (QuestionError, UnknownCollection, UnknownDocument) as exc:
-        print(exc.args[0] if exc.args else exc, file=sys.stderr)
-        return 2
+        return run_remote(args, client)
+    except httpx.HTTPError as exc:
+        print(f"The server at {url} did not answer the command ({type(exc).__name__}).", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
 
 
 if __name__ == "__main__":

@@ -157,7 +157,8 @@ class Settings(BaseSettings):
     max_header_kb: int = Field(16, ge=4, description="Longest request line and headers, KiB (400 over it).")
 
     # Browser sessions (the UI): each sees the sample documents and its own uploads only
-    session_ttl_minutes: int = Field(60, ge=1, description="A session's uploads are deleted after this long idle.")
+    session_ttl_minutes: int = Field(43200, ge=1, description="A browser's library (its uploads) is deleted after "
+                                     "this long unused (default 30 days).")
     session_max_uploads: int = Field(20, ge=1, description="Most files one browser session may upload.")
     session_max_questions_per_hour: int = Field(60, ge=1, description="Most questions per browser session per hour.")
 
@@ -165,6 +166,12 @@ class Settings(BaseSettings):
     conversation_turns: int = Field(3, ge=0, le=20, description="Exchanges remembered per conversation (0 = none).")
     conversation_ttl_seconds: int = Field(3600, ge=60, description="A conversation idle this long is forgotten.")
     conversation_max: int = Field(1000, ge=1, description="Most conversations kept at once (oldest dropped).")
+
+    # The command line
+    server_url: str = Field(
+        "", description="URL of a running server (e.g. http://127.0.0.1:8000) the CLI sends its commands to instead "
+        "of loading the models itself; when none answers there, the CLI works on RAG_DATA_DIR directly and says so. "
+        "Empty = always directly.")
 
     # Start-up
     sample_dir: Path = Field(Path("data"), description="Documents indexed into the 'default' collection on start.")

@@ -55,3 +55,47 @@ class CollectionIndex:
         if doc_ids is None:
             return None
         return np.flatnonzero(np.isin(self.doc_of_row, list(doc_ids)))
+
+    # -- the searches of :class:`retrieval.store.Store`, over this collection ------------------------------------
+    def semantic_search(self, vector: np.ndarray, k: int,
+                        doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
+        rows = self.rows_for(doc_ids)
+        n = len(self.chunks) if rows is None else len(rows)
+        if n == 0:
+            return []
+        params = None
+        if rows is not None:
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(rows.astype(np.int64)))
+        scores, ids = self.faiss.search(vector.reshape(1, -1).astype(np.float32), min(k, n), params=params)
+        return [(self.chunks[i], float(s)) for s, i in zip(scores[0], ids[0]) if i >= 0]
+
+    def keyword_search(self, tokens: list[str], k: int, doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
+        return [(self.chunks[row], score) for row, score in self.bm25.search(tokens, k, self.rows_for(doc_ids))]
+
+    def passages_with(self, terms: list[str], doc_ids: list[str] | None = None, first_page: bool = False) -> int:
+        rows = self.bm25.rows_with(terms)
+        if first_page:
+            rows = np.intersect1d(rows, self.first_page_rows, assume_unique=True)
+        scope = self.rows_for(doc_ids)
+        return int(len(rows) if scope is None else np.isin(rows, scope, assume_unique=True).sum())
+
+    def _rows(self, chunk_ids: list[str]) -> np.ndarray:
+        return np.array([self.row_of[cid] for cid in chunk_ids], dtype=np.int64)
+
+    def passage_vectors(self, chunk_ids: list[str]) -> np.ndarray:
+        rows = self._rows(chunk_ids)
+        return self.faiss.reconstruct_batch(rows) if len(rows) else np.zeros((0, self.faiss.d), dtype=np.float32)
+
+    def passage_scores(self, vector: np.ndarray, chunk_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        rows = self._rows(chunk_ids)
+        if not len(rows):
+            return np.zeros(0), np.zeros(0)
+        cosines = self.faiss.reconstruct_batch(rows) @ vector.astype(np.float32)
+        return cosines.astype(float), self.sentences.best(rows, vector.astype(np.float32))
+
+    def sentence_vectors(self, chunk: Chunk) -> tuple[list[tuple[int, int]], np.ndarray] | None:
+        row = self.row_of.get(chunk.chunk_id)
+        if row is None:
+            return None
+        spans, vectors = self.sentences.of(row)
+        return (spans, vectors) if spans else None

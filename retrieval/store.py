@@ -18,6 +18,10 @@ new manifest is in place. Folders no manifest names (left by a crash) are remove
 Damaged files are set aside at load and listed, never loaded (:mod:`retrieval.store_files`). A collection is
 created with its key in one step (:meth:`LocalStore.claim`); an upload whose collection was deleted meanwhile is
 refused rather than creating it again without its key.
+
+Several processes may use one data folder at once (the server and the CLI): each read first checks, with a stat per
+manifest, whether another process changed what it reads, and loads again only the collections (and in them only the
+documents) that changed; writers hold the folder's lock between processes (:mod:`retrieval.store_sync`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import re
 import secrets
 import shutil
 import threading
@@ -33,18 +36,16 @@ import time
 from abc import ABC, abstractmethod
 from pathlib import Path
 
-import faiss
 import numpy as np
 
 from ingestion.chunking import Chunk
 from retrieval.collection_index import CollectionIndex, make_part
 from retrieval.sentence_index import SentenceVectors
-from retrieval.store_files import (ANY, ORIGINAL, CollectionDamaged, CollectionGone, Damage, DamagedDocument,
-                                   DocumentRecord, damaged_manifest, load_documents, read_manifest, refuse_if_changed,
-                                   write_atomic, write_document_files, writing)
+from retrieval.store_files import (ANY, ORIGINAL, CollectionDamaged, CollectionGone, DamagedDocument, DocumentRecord,
+                                   refuse_if_changed, write_atomic, write_document_files, writing)
+from retrieval.store_sync import COLLECTION_NAME, DiskLock, DiskSync, ManifestWatch
 
 __all__ = ["ORIGINAL", "CollectionGone", "DamagedDocument", "DocumentRecord", "LocalStore", "Store"]
-COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch)
 
 
 class UnknownCollection(LookupError):
@@ -179,7 +180,7 @@ class Store(ABC):
         return sum(d.chunks for d in self.documents(collection))
 
 
-class LocalStore(Store):
+class LocalStore(DiskSync, Store):
     """FAISS + BM25 in memory, files on disk.
 
     Parameters
@@ -203,89 +204,67 @@ class LocalStore(Store):
         self._keys: dict[str, str] = {}  # collection -> SHA-256 of its key; saved in its manifest
         self._sessions: set[str] = set()  # the UI's session collections; saved in their manifests
         self._generations: dict[str, int] = {}
+        self._created: dict[str, str | None] = {}  # collection -> its life's token; saved in its manifest
         self._counter = itertools.count(1)
         # collection -> doc id -> what was set aside at load; doc id None: the collection's manifest itself
         self._damaged: dict[str, dict[str | None, DamagedDocument]] = {}
         (self.root / "collections").mkdir(parents=True, exist_ok=True)
-        for folder in sorted((self.root / "collections").iterdir()):
-            if (folder / "manifest.json").exists():
-                self._open(folder.name)
-            elif folder.is_dir():  # a first document or a collection delete interrupted by a crash
-                shutil.rmtree(folder, ignore_errors=True)
+        self._watch = ManifestWatch(self.root / "collections")
+        self._disk = DiskLock(self.root / ".store.lock")
+        self._open_all()
 
-    # -- disk ------------------------------------------------------------------------------------------------
-    def _dir(self, collection: str) -> Path:
-        return self.root / "collections" / collection
-
-    def _open(self, collection: str) -> None:
-        """Load one collection; an unreadable manifest sets the whole collection aside, its files untouched."""
-        path = self._dir(collection) / "manifest.json"
-        try:
-            manifest = read_manifest(path)
-        except Damage as exc:
-            self._damaged[collection] = {None: damaged_manifest(collection, path, exc)}
-            return
-        if manifest.get("key_sha256"):
-            self._keys[collection] = manifest["key_sha256"]
-        if manifest.get("session"):
-            self._sessions.add(collection)
-        loaded, self._damaged[collection] = load_documents(collection, self._dir(collection) / "docs",
-                                                           manifest["documents"], self.dim)
-        records = {record.doc_id: record for record, *_ in loaded}
-        parts = {record.doc_id: make_part(chunks, vectors, sentences, self.keyword_prefix, self.keyword_section)
-                 for record, chunks, vectors, sentences in loaded}
-        self._indexes[collection] = CollectionIndex(records, parts, self.dim, self.k1, self.b)
-        self._generations[collection] = next(self._counter)
-        self._remove_orphans(collection)
-
-    def _remove_orphans(self, collection: str) -> None:
-        named = {r.folder or r.doc_id for r in self._indexes[collection].records.values()}
-        named |= {d.folder.removeprefix("docs/") for d in self._damaged.get(collection, {}).values()}
-        docs = self._dir(collection) / "docs"
-        for folder in docs.iterdir() if docs.exists() else []:
-            if folder.name not in named:
-                shutil.rmtree(folder, ignore_errors=True)
-        for tmp in self._dir(collection).glob(".manifest.json.*"):
-            tmp.unlink(missing_ok=True)
-
+    # -- disk (loading and reloading: retrieval.store_sync.DiskSync) -----------------------------------------
     def _write_manifest(self, collection: str, records: dict[str, DocumentRecord]) -> None:
         # Documents set aside stay named, so their folders are kept until they are repaired or deleted.
         aside = [d.entry for d in self._damaged.get(collection, {}).values()
                  if d.doc_id is not None and d.doc_id not in records]
         body = json.dumps({"documents": [r.to_dict() for r in records.values()] + aside,
-                           "key_sha256": self._keys.get(collection), "session": collection in self._sessions},
-                          ensure_ascii=False, indent=1)
+                           "key_sha256": self._keys.get(collection), "session": collection in self._sessions,
+                           "created": self._created.get(collection)}, ensure_ascii=False, indent=1)
         self._dir(collection).mkdir(parents=True, exist_ok=True)
         write_atomic(self._dir(collection) / "manifest.json", body.encode("utf-8"))
+        self._watch.note_written(collection)  # this process's own write: nothing to load again
 
     def _refuse_damaged(self, collection: str) -> None:
         if (aside := self._damaged.get(collection, {}).get(None)) is not None:
             raise CollectionDamaged(f"Collection {collection!r} cannot take uploads: {aside.reason}")
 
     # -- Store -----------------------------------------------------------------------------------------------
+    # Reads first take in what another process changed (:meth:`_sync` one collection, :meth:`_sync_names` which
+    # collections exist, :meth:`_sync_all` every collection); writes do so under the disk lock, so that they build
+    # on what is on disk, not on what this process last saw.
     def collections(self) -> list[str]:
+        self._sync_names()
         return sorted(self._indexes)
 
-    def _index(self, collection: str) -> CollectionIndex:
+    def _index(self, collection: str, sync: bool = True) -> CollectionIndex:
+        if sync:
+            self._sync(collection)
         try:
             return self._indexes[collection]
         except KeyError:
             raise UnknownCollection(missing_collection(collection)) from None
 
     def documents(self, collection: str | None = None) -> list[DocumentRecord]:
-        names = self.collections() if collection is None else [collection]
-        return [r for name in names for r in self._index(name).records.values()]
+        if collection is not None:
+            return list(self._index(collection).records.values())
+        self._sync_all()
+        indexes = dict(self._indexes)
+        return [r for name in sorted(indexes) for r in indexes[name].records.values()]
 
     def key_hash(self, collection: str) -> str | None:
+        self._sync(collection)
         return self._keys.get(collection)
 
     def claim(self, collection: str, key_hash: str, *, session: bool = False) -> bool:
-        with self._lock:
+        with self._lock, self._disk.exclusive():
+            self._sync(collection)
             self._refuse_damaged(collection)
             if collection in self._indexes:
                 return self._keys.get(collection) == key_hash
             validate_collection_name(collection)
             self._keys[collection] = key_hash
+            self._created[collection] = secrets.token_hex(8)
             if session:
                 self._sessions.add(collection)
             try:  # the collection exists, with its key, once this manifest is on disk: never without it
@@ -293,6 +272,7 @@ class LocalStore(Store):
                     self._write_manifest(collection, {})
             except BaseException:
                 self._keys.pop(collection, None)
+                self._created.pop(collection, None)
                 self._sessions.discard(collection)
                 if not (self._dir(collection) / "manifest.json").exists():
                     shutil.rmtree(self._dir(collection), ignore_errors=True)
@@ -302,34 +282,53 @@ class LocalStore(Store):
             return True
 
     def create_session(self, collection: str) -> int | None:
-        with self._lock:
+        with self._lock, self._disk.exclusive():
+            self._sync(collection)
             if collection in self._indexes or collection in self._damaged:
                 return None
             self.claim(collection, secrets.token_hex(32), session=True)  # the hash of a key nobody holds
             return self._generations[collection]
 
     def session_collections(self) -> list[str]:
+        self._sync_names()
         return sorted(self._sessions & set(self._indexes))
 
     def generation(self, collection: str) -> int | None:
         with self._lock:
+            self._sync(collection)
             self._refuse_damaged(collection)
             return self._generations.get(collection)
 
     def damaged(self, collection: str | None = None) -> list[DamagedDocument]:
+        if collection is None:
+            self._sync_all()
+        else:
+            self._sync(collection)
         names = sorted(self._damaged) if collection is None else [collection]
         return [dataclasses.replace(d, keyed=d.keyed or name in self._keys)
                 for name in names for d in self._damaged.get(name, {}).values()]
 
     def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None:
+        self._sync(collection)
         index = self._indexes.get(collection)
         return next((r for r in index.records.values() if r.sha256 == sha256), None) if index else None
 
+    def _find(self, doc_id: str) -> tuple[str, CollectionIndex] | None:
+        return next(((name, index) for name, index in list(self._indexes.items()) if doc_id in index.records), None)
+
     def _locate(self, doc_id: str) -> CollectionIndex:
-        for index in self._indexes.values():
-            if doc_id in index.records:
-                return index
-        raise UnknownDocument(f"Document {doc_id!r} does not exist.")
+        """The index of the collection holding ``doc_id``, as on disk now: its collection is checked when it is
+        known here, every collection when it is not."""
+        found = self._find(doc_id)
+        if found is not None:
+            self._sync(found[0])
+            found = self._find(doc_id)
+        if found is None:
+            self._sync_all()
+            found = self._find(doc_id)
+        if found is None:
+            raise UnknownDocument(f"Document {doc_id!r} does not exist.")
+        return found[1]
 
     def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
         index = self._locate(doc_id)
@@ -347,13 +346,16 @@ class LocalStore(Store):
         if sentences is not None and len(sentences) and (
                 sentences.vectors.shape[1] != self.dim or sentences.owner.max() >= len(chunks)):
             raise ValueError("sentence vectors do not match the document's chunks or the embedding size")
-        with self._lock:
+        with self._lock, self._disk.exclusive():
             collection = validate_collection_name(record.collection)
+            self._sync(collection)
             self._refuse_damaged(collection)
             refuse_if_changed(collection, expect, self._generations.get(collection), collection in self._keys,
                               record.filename)
             current = self._indexes.get(collection)
             previous = current.records.get(record.doc_id) if current else None
+            if current is None:
+                self._created[collection] = secrets.token_hex(8)
             record.folder = f"{record.doc_id}.{time.time_ns():x}"
             folder = self._dir(collection) / "docs" / record.folder
             try:
@@ -369,8 +371,10 @@ class LocalStore(Store):
                     self._write_manifest(collection, records)
             except BaseException:  # nothing left behind: the manifest still names what it named before
                 shutil.rmtree(folder, ignore_errors=True)
-                if current is None and not (self._dir(collection) / "manifest.json").exists():
-                    shutil.rmtree(self._dir(collection), ignore_errors=True)
+                if current is None:
+                    self._created.pop(collection, None)
+                    if not (self._dir(collection) / "manifest.json").exists():
+                        shutil.rmtree(self._dir(collection), ignore_errors=True)
                 raise
             self._indexes[collection] = index
             self._generations.setdefault(collection, next(self._counter))
@@ -381,7 +385,7 @@ class LocalStore(Store):
                 shutil.rmtree(self._dir(collection) / "docs" / old, ignore_errors=True)
 
     def delete_document(self, doc_id: str) -> DocumentRecord:
-        with self._lock:
+        with self._lock, self._disk.exclusive():
             current = self._locate(doc_id)
             record = current.records[doc_id]
             records = {k: v for k, v in current.records.items() if k != doc_id}
@@ -394,14 +398,12 @@ class LocalStore(Store):
             return record
 
     def delete_collection(self, collection: str) -> list[DocumentRecord]:
-        with self._lock:
-            index = self._indexes.pop(collection, None)
+        with self._lock, self._disk.exclusive():
+            self._sync(collection)
+            index = self._indexes.get(collection)
             if index is None:
                 raise UnknownCollection(missing_collection(collection))
-            self._keys.pop(collection, None)
-            self._sessions.discard(collection)
-            self._generations.pop(collection, None)
-            self._damaged.pop(collection, None)
+            self._apply(collection, None)
             # The manifest goes first: a crash after it leaves only unnamed folders, removed when the store opens.
             (self._dir(collection) / "manifest.json").unlink(missing_ok=True)
             shutil.rmtree(self._dir(collection), ignore_errors=True)
@@ -411,54 +413,27 @@ class LocalStore(Store):
         index = self._locate(doc_id)
         record = index.records[doc_id]
         path = self._dir(record.collection) / "docs" / (record.folder or doc_id) / ORIGINAL
-        return path.read_bytes() if path.exists() else None
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:  # not kept, or replaced by another process a moment ago
+            return None
 
     def semantic_search(self, collection, vector, k, doc_ids=None):
-        index = self._index(collection)
-        rows = index.rows_for(doc_ids)
-        n = len(index.chunks) if rows is None else len(rows)
-        if n == 0:
-            return []
-        params = None
-        if rows is not None:
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(rows.astype(np.int64)))
-        scores, ids = index.faiss.search(vector.reshape(1, -1).astype(np.float32), min(k, n), params=params)
-        return [(index.chunks[i], float(s)) for s, i in zip(scores[0], ids[0]) if i >= 0]
-
-    @staticmethod
-    def _rows(index: CollectionIndex, chunk_ids: list[str]) -> np.ndarray:
-        return np.array([index.row_of[cid] for cid in chunk_ids], dtype=np.int64)
-
-    def passage_vectors(self, collection, chunk_ids):
-        index = self._index(collection)
-        rows = self._rows(index, chunk_ids)
-        return index.faiss.reconstruct_batch(rows) if len(rows) else np.zeros((0, self.dim), dtype=np.float32)
-
-    def passage_scores(self, collection, vector, chunk_ids):
-        index = self._index(collection)
-        rows = self._rows(index, chunk_ids)
-        if not len(rows):
-            return np.zeros(0), np.zeros(0)
-        cosines = index.faiss.reconstruct_batch(rows) @ vector.astype(np.float32)
-        return cosines.astype(float), index.sentences.best(rows, vector.astype(np.float32))
-
-    def sentence_vectors(self, chunk):
-        index = next((i for i in self._indexes.values() if chunk.doc_id in i.records), None)
-        row = index.row_of.get(chunk.chunk_id) if index else None
-        if row is None:
-            return None
-        spans, vectors = index.sentences.of(row)
-        return (spans, vectors) if spans else None
+        return self._index(collection).semantic_search(vector, k, doc_ids)
 
     def keyword_search(self, collection, tokens, k, doc_ids=None):
-        index = self._index(collection)
-        return [(index.chunks[row], score) for row, score in index.bm25.search(tokens, k, index.rows_for(doc_ids))]
+        return self._index(collection).keyword_search(tokens, k, doc_ids)
 
     def passages_with(self, collection, terms, doc_ids=None, first_page=False):
-        index = self._index(collection)
-        rows = index.bm25.rows_with(terms)
-        if first_page:
-            rows = np.intersect1d(rows, index.first_page_rows, assume_unique=True)
-        scope = index.rows_for(doc_ids)
-        return int(len(rows) if scope is None else np.isin(rows, scope, assume_unique=True).sum())
+        return self._index(collection).passages_with(terms, doc_ids, first_page)
 
+    # The next three take chunk ids from a search just made: they read the index that search read, not a newer one.
+    def passage_vectors(self, collection, chunk_ids):
+        return self._index(collection, sync=False).passage_vectors(chunk_ids)
+
+    def passage_scores(self, collection, vector, chunk_ids):
+        return self._index(collection, sync=False).passage_scores(vector, chunk_ids)
+
+    def sentence_vectors(self, chunk):
+        index = next((i for i in list(self._indexes.values()) if chunk.doc_id in i.records), None)
+        return index.sentence_vectors(chunk) if index else None

@@ -183,14 +183,16 @@ def write_document_files(folder: Path, chunks: list[Chunk], vectors: np.ndarray,
     return {name: digest(data) for name, data in files.items()}
 
 
-def load_documents(collection: str, docs: Path, entries: list, dim: int) -> tuple[list, dict[str, DamagedDocument]]:
-    """Read every document a manifest lists from ``docs`` (the collection's docs folder).
+def load_documents(collection: str, docs: Path, entries: list, dim: int,
+                   numbers: list[int] | None = None) -> tuple[list, dict[str, DamagedDocument]]:
+    """Read every document a manifest lists from ``docs`` (the collection's docs folder); ``numbers``: each entry's
+    place in the manifest, when ``entries`` are only some of its entries (1, 2, ... by default).
 
     Returns ``[(record, chunks, vectors, sentences)]`` of the sound ones and, by doc id, those set aside (their
     folders are not touched).
     """
     loaded, damaged = [], {}
-    for number, entry in enumerate(entries, 1):
+    for number, entry in zip(numbers or range(1, len(entries) + 1), entries):
         data = entry if isinstance(entry, dict) else {}
         doc_id = str(data.get("doc_id") or f"entry {number}")
         folder = str(data.get("folder") or doc_id)
