@@ -6,8 +6,6 @@ Document text is data: everything taken from a document is HTML-escaped before i
 from __future__ import annotations
 
 import io
-import secrets
-import threading
 import time
 from pathlib import Path
 
@@ -18,15 +16,14 @@ from PIL import Image as PILImage
 from ingestion.chunking import STRATEGIES
 from ingestion.errors import IngestError
 from ingestion.upload_checks import check_file, discard
-from limits import RateLimiter
 from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
+from ui.library import COLLECTION, Sessions
+from ui.page_view import zoomed
 from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, mode_note, page_list,
                        rewrite_html, sources_html)
 
-COLLECTION = "default"  # the bundled samples; every session sees them
 SAMPLE_WAIT_S = 600  # the longest a question waits for the sample to be indexed
-SESSION_PREFIX = "session-"  # for the names only: sessions are told apart by the store's mark
 CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
 .source .meta {font-size:0.85em; color:#57606a;}
@@ -42,95 +39,6 @@ CSS = """
   #layout > div {min-width:0 !important; width:100%;}
 }
 """
-
-
-class Sessions:
-    """Each browser session sees the bundled samples and its own uploads, nobody else's.
-
-    A session's first upload creates its own collection holding copies of the samples (their vectors are reused,
-    nothing is read again) and its files. Collections idle for ``session_ttl_minutes`` are deleted the next time
-    anyone uses the app; at start, those left by a previous run are deleted (their browsers' state is gone).
-    """
-
-    def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
-        self.settings = pipeline.settings
-        self._last_used: dict[str, float] = {}
-        self._questions = RateLimiter(self.settings.session_max_questions_per_hour)
-        self._lock = threading.Lock()
-        # Only collections the store marks as a session's: an API collection named "session-..." is not one.
-        for name in pipeline.store.session_collections():
-            pipeline.delete_collection(name)
-
-    @staticmethod
-    def new() -> dict:
-        return {"id": secrets.token_hex(8), "collection": None, "conversation": None, "uploads": 0, "citations": []}
-
-    def collection(self, state: dict) -> str:
-        if state["collection"]:
-            self._last_used[state["collection"]] = time.monotonic()
-            return state["collection"]
-        return COLLECTION
-
-    def own_collection(self, state: dict) -> str:
-        if not state["collection"]:
-            # Created marked as a session's, with a key nobody holds, in one step: the HTTP API can neither list,
-            # open nor create such a collection. A name an API client took already is skipped.
-            name, generation = "", None
-            while generation is None:
-                name = SESSION_PREFIX + secrets.token_hex(8)
-                generation = self.pipeline.store.create_session(name)
-            for record in self._samples():
-                self.pipeline.copy_document(record.doc_id, name, expect=generation)
-            state["collection"] = name
-        return self.collection(state)
-
-    def own_documents(self, state: dict) -> list[tuple[str, str]]:
-        """(file name, doc id) of the documents this session uploaded (not the sample copies)."""
-        if not state["collection"]:
-            return []
-        samples = {r.sha256 for r in self._samples()}
-        try:
-            docs = self.pipeline.documents(state["collection"])
-        except UnknownCollection:
-            return []
-        return [(d.filename, d.doc_id) for d in docs if d.sha256 not in samples]
-
-    def _samples(self):
-        try:
-            return self.pipeline.documents(COLLECTION)
-        except UnknownCollection:
-            return []
-
-    def uploads_left(self, state: dict) -> int:
-        return max(self.settings.session_max_uploads - state["uploads"], 0)
-
-    def question_refused(self, state: dict) -> str | None:
-        """A friendly message when this session has asked its hourly quota, else ``None`` (and the question
-        counts)."""
-        wait = self._questions.acquire(state["id"])
-        if wait is None:
-            return None
-        return (f"This session has asked {self._questions.limit} questions in the last hour, the most allowed. "
-                f"Please ask again in about {int(wait) // 60 + 1} minutes.")
-
-    def expire(self, state: dict) -> str | None:
-        """Delete idle sessions' collections; a message if this session's own uploads were among them."""
-        ttl = self.settings.session_ttl_minutes * 60
-        now = time.monotonic()
-        with self._lock:
-            idle = [name for name, used in self._last_used.items() if now - used > ttl]
-            for name in idle:
-                del self._last_used[name]
-                try:
-                    self.pipeline.delete_collection(name)
-                except UnknownCollection:
-                    pass
-        if state["collection"] and state["collection"] not in self.pipeline.store.collections():
-            state["collection"], state["uploads"] = None, 0
-            return (f"Your uploads were deleted after {self.settings.session_ttl_minutes} minutes without use; "
-                    "upload them again to ask about them.")
-        return None
 
 
 def checked_uploads(paths: list[str], settings, messages: list[str]) -> list[str]:
@@ -164,9 +72,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             files = checked_uploads(received, pipeline.settings, messages)
             allowed = sessions.uploads_left(session)
             if len(files) > allowed:
-                messages.append(f"Not indexed: this session may upload {pipeline.settings.session_max_uploads} files; "
-                                f"{len(files) - allowed} of these were not uploaded. Remove documents or start a "
-                                "new session (reload the page) to upload more.")
+                messages.append(f"Not indexed: a library holds at most {pipeline.settings.session_max_uploads} "
+                                f"uploads; {len(files) - allowed} of these were not uploaded. Remove documents to "
+                                "upload more.")
                 files = files[:allowed]
             collection = sessions.own_collection(session) if files else sessions.collection(session)
             for i, path in enumerate(files):
@@ -175,8 +83,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             for path in received:  # Gradio's copy of every file, refused or indexed
                 discard(path, get_upload_folder())
         # The widget is emptied: the next upload sends only its own files, never these again.
-        return ("<br>".join(messages), documents_html(pipeline, sessions.collection(session)),
-                gr.update(choices=sessions.own_documents(session), value=None), session, None)
+        return ("<br>".join(messages), *library_view(session), None)
 
     def upload_one(path: str, i: int, count: int, collection: str, strategy, chunk_size, progress,
                    session: dict) -> str:
@@ -201,19 +108,45 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             note += f"; pages not read: {page_list(r.unread_pages)}"
         return f"Indexed: {esc(name)}, {note}" + "".join(f"<br>Warning: {esc(w)}" for w in r.warnings)
 
+    def library_view(session: dict) -> tuple:
+        """What shows the library: the documents list, the removal choices, the state, the browser's token and
+        the documents a question searches (all ticked)."""
+        return (documents_html(pipeline, sessions.collection(session)),
+                gr.update(choices=sessions.own_documents(session), value=None), session, session["token"],
+                scope_update(session))
+
+    def scope_update(session: dict):
+        """Every document ticked under "Search in" (what the user unticks is left out of the next question)."""
+        searchable = sessions.searchable(session)
+        session["offered"] = [doc_id for _, doc_id in searchable]
+        return gr.update(choices=searchable, value=session["offered"])
+
+    def open_library(token, session):
+        session = session or sessions.new()
+        sessions.open(session, token)
+        return library_view(session)
+
+    def forget(session):
+        session = session or sessions.new()
+        sessions.forget(session)
+        return ("Your library was deleted from the server and forgotten by this browser.", *library_view(session),
+                gr.update(choices=[], value=None))
+
     def remove(doc_id, session):
         session = session or sessions.new()
         if not doc_id:
             message = "Choose one of your documents to remove."
         elif doc_id not in {own for _, own in sessions.own_documents(session)}:
-            message = "Only documents uploaded in this session can be removed."
+            message = "Only documents uploaded in this library can be removed."
         else:
             record = pipeline.delete_document(doc_id)
             message = f"Removed {esc(record.filename)}."
-        return (message, documents_html(pipeline, sessions.collection(session)),
-                gr.update(choices=sessions.own_documents(session), value=None), session)
+            # Its citations go too: none is left to open a page that is gone.
+            session["citations"] = [c for c in session["citations"] if c["doc_id"] != doc_id]
+        choices = [(c["label"], str(i)) for i, c in enumerate(session["citations"])]
+        return (message, *library_view(session), gr.update(choices=choices, value=None))
 
-    def ask(message, history, top_k, mode, rerank, session):
+    def ask(message, history, top_k, mode, rerank, scope, session):
         session = session or sessions.new()
         # One conversation per browser session, so follow-ups resolve against this chat only.
         session["conversation"] = session["conversation"] or pipeline.conversations.new_id()
@@ -240,7 +173,13 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         shown = "<p>Searching…</p>"
         yield history, shown, "", no_citations, session
         try:
-            for kind, payload in pipeline.answer_stream(message, sessions.collection(session), None, int(top_k),
+            # Documents the user unticked are left out; one not offered yet (a sample just indexed) is searched,
+            # and so is everything when nothing is ticked.
+            searchable = [doc_id for _, doc_id in sessions.searchable(session)]
+            unticked = set(session.get("offered") or []) - set(scope or [])
+            chosen = [d for d in searchable if d not in unticked] or searchable
+            doc_ids = None if len(chosen) == len(searchable) else chosen
+            for kind, payload in pipeline.answer_stream(message, sessions.collection(session), doc_ids, int(top_k),
                                                         mode, session["conversation"], rerank=bool(rerank)):
                 if kind == "sources":
                     shown = sources_html(payload)
@@ -266,7 +205,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             history[-1]["content"] = esc(msg)
             yield history, "", "", no_citations, session
 
-    def show_citation(choice, session):
+    def show_citation(choice, whole, session):
         entries = (session or {}).get("citations") or []
         if choice is None or not choice.isdigit() or int(choice) >= len(entries):
             return None, ""
@@ -274,9 +213,13 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         try:
             image = pipeline.page_image(entry["doc_id"], entry["page"], entry["chunk_id"], quote=entry["quote"])
             picture = PILImage.open(io.BytesIO(image.png))
+            # Opened at the highlight: the band of the page that holds it, the whole page when asked.
+            picture = picture if whole else zoomed(picture, image.boxes)
             found = "" if image.boxes else "<p class='meta'>The passage could not be located on the page image " \
                                             "(for example a scanned page); its text is below.</p>"
-        except (ValueError, UnknownDocument) as exc:
+        except UnknownDocument:
+            picture, found = None, "<p class='meta'>This document has been removed; its page cannot be shown.</p>"
+        except ValueError as exc:
             picture, found = None, f"<p class='meta'>{esc(exc)}</p>"
         return picture, found + citation_html(entry)
 
@@ -284,8 +227,10 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         return pipeline.settings.index_samples and pipeline.samples_status in ("not requested", "indexing")
 
     def refresh_documents(session):
-        listing = documents_html(pipeline, sessions.collection(session or sessions.new()))
-        return listing, gr.Timer(active=sample_pending())
+        session = session or sessions.new()
+        listing = documents_html(pipeline, sessions.collection(session))
+        fresh = [doc_id for _, doc_id in sessions.searchable(session)] != session.get("offered")
+        return listing, gr.Timer(active=sample_pending()), scope_update(session) if fresh else gr.update(), session
 
     def new_conversation(session):
         session = session or sessions.new()
@@ -298,6 +243,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     # never reach the handler, so its cache is also swept of anything older than 15 minutes.
     with gr.Blocks(title="Grounded document Q&A", delete_cache=(900, 900)) as demo:
         session = gr.State(None)
+        # The library's token, in this browser's local storage: the library is there again after a reload.
+        library = gr.BrowserState(None, storage_key="grounded-qa-library")
         gr.Markdown(mode_note(pipeline))
         with gr.Row(elem_id="layout"):
             with gr.Column(scale=1, elem_id="library-column"):
@@ -314,6 +261,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     doc_select = gr.Dropdown([], label="Your uploads", elem_id="doc-select", scale=3,
                                              allow_custom_value=True)  # checked in remove()
                     remove_btn = gr.Button("Remove", size="sm", elem_id="remove", scale=1)
+                scope = gr.CheckboxGroup([], label="Search in (all of them when none is ticked)", elem_id="scope")
+                forget_btn = gr.Button("Forget this library", size="sm", variant="stop", elem_id="forget")
                 with gr.Accordion("Settings (apply to the next upload or question)", open=False):
                     top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
                     mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
@@ -333,28 +282,33 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 # The passage below its page, at the chat's width: beside the image it was a 170 px column.
                 page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
                                       buttons=["fullscreen"])
+                whole_page = gr.Checkbox(False, label="Show the whole page", elem_id="whole-page")
                 citation_detail = gr.HTML(elem_id="citation-detail")
                 gr.Markdown("### Passages the answer may use")
                 sources = gr.HTML(elem_id="sources")
-        listing = [status, docs, doc_select, session]
+        view = [docs, doc_select, session, library, scope]
         # One progress display, on the status line, not one over every output.
-        files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=[*listing, files],
+        files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=[status, *view, files],
                      api_name="upload", show_progress_on=[status])
-        remove_btn.click(remove, inputs=[doc_select, session], outputs=listing, api_name="remove")
+        remove_btn.click(remove, inputs=[doc_select, session], outputs=[status, *view, citations], api_name="remove")
+        forget_btn.click(forget, inputs=[session], outputs=[status, *view, citations], api_name="forget")
         # While the sample is being indexed, its progress shows in the list of documents; then the timer stops.
         ticker = gr.Timer(2.0, active=sample_pending())
-        ticker.tick(refresh_documents, inputs=[session], outputs=[docs, ticker], api_name=False,
+        demo.load(open_library, inputs=[library, session], outputs=view, api_name=False).then(
+            refresh_documents, inputs=[session], outputs=[docs, ticker, scope, session], api_name=False,
+            show_progress="hidden")
+        ticker.tick(refresh_documents, inputs=[session], outputs=[docs, ticker, scope, session], api_name=False,
                     show_progress="hidden")
-        demo.load(refresh_documents, inputs=[session], outputs=[docs, ticker], api_name=False,
-                  show_progress="hidden")
         asked = [chat, sources, question, citations, session]
         # Several at once: a question waiting for the sample must not hold up everyone else's.
-        send.click(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked, api_name="ask",
+        send.click(ask, inputs=[question, chat, top_k, mode, rerank, scope, session], outputs=asked, api_name="ask",
                    concurrency_limit=4, concurrency_id="ask")
-        question.submit(ask, inputs=[question, chat, top_k, mode, rerank, session], outputs=asked,
+        question.submit(ask, inputs=[question, chat, top_k, mode, rerank, scope, session], outputs=asked,
                         api_name=False, concurrency_limit=4, concurrency_id="ask")
-        citations.change(show_citation, inputs=[citations, session], outputs=[page_image, citation_detail],
-                         api_name="citation")
+        citations.change(show_citation, inputs=[citations, whole_page, session],
+                         outputs=[page_image, citation_detail], api_name="citation")
+        whole_page.change(show_citation, inputs=[citations, whole_page, session],
+                          outputs=[page_image, citation_detail], api_name=False)
         reset.click(new_conversation, inputs=[session],
                     outputs=[chat, sources, citations, page_image, citation_detail, session], api_name=False)
     return demo

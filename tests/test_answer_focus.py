@@ -5,11 +5,8 @@ saying what is missing, while the question the table does answer is still answer
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
-from main import create_app
-from pipeline import Pipeline
-from settings import Settings
+from tests.test_answer_quality import ask, markdown_client
 
 FILLER = [
     "# Risk factors\n\nThe Company's results depend on the supply of components from a small number of vendors. "
@@ -55,18 +52,8 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    settings = Settings(data_dir=tmp_path_factory.mktemp("focus") / "storage", index_samples=False,
-                        parse_isolated=False, chunk_size=400, chunk_overlap=0, _env_file=None)
-    with TestClient(create_app(pipeline=Pipeline(settings), ui=False)) as client:
-        r = client.post("/ingest", files={"file": ("acme-10q.md", "\f".join(PAGES).encode(), "text/markdown")})
-        assert r.status_code == 200, r.text
+    with markdown_client(tmp_path_factory.mktemp("focus"), "acme-10q.md", PAGES) as client:
         yield client
-
-
-def ask(client, question: str) -> dict:
-    r = client.post("/query", json={"question": question, "top_k": 8})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def test_the_table_row_asked_for_is_answered_with_its_page(client):

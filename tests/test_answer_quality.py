@@ -4,6 +4,9 @@ and the confidence level, the warning and the abstention never contradict each o
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -27,13 +30,20 @@ PAGES = [
 ]
 
 
+@contextmanager
+def markdown_client(root: Path, filename: str, pages: list[str]):
+    """The API (no UI) over a fresh store holding one Markdown document whose pages are ``pages``."""
+    settings = Settings(data_dir=root / "storage", index_samples=False, parse_isolated=False, chunk_size=400,
+                        chunk_overlap=0, _env_file=None)
+    with TestClient(create_app(pipeline=Pipeline(settings), ui=False)) as client:
+        r = client.post("/ingest", files={"file": (filename, "\f".join(pages).encode(), "text/markdown")})
+        assert r.status_code == 200, r.text
+        yield client
+
+
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    settings = Settings(data_dir=tmp_path_factory.mktemp("quality") / "storage", index_samples=False,
-                        parse_isolated=False, chunk_size=400, chunk_overlap=0, _env_file=None)
-    with TestClient(create_app(pipeline=Pipeline(settings), ui=False)) as client:
-        r = client.post("/ingest", files={"file": ("framework.md", "\f".join(PAGES).encode(), "text/markdown")})
-        assert r.status_code == 200, r.text
+    with markdown_client(tmp_path_factory.mktemp("quality"), "framework.md", PAGES) as client:
         yield client
 
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.live_server import DeployedServer
-from tests.test_browser import _MISSING, CHROMIUM, CHROMIUM_ARGS
+from tests.test_browser import _MISSING, browser  # noqa: F401 (the browser fixture)
 
 WAIT_MS = 30_000
 needs_browser = pytest.mark.skipif(_MISSING is not None, reason=_MISSING or "")
@@ -99,14 +99,6 @@ def test_with_an_api_key_the_docs_stay_open_like_the_schema(settings):
 
 # -- in a browser with no way out of 127.0.0.1 ---------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Offline:

@@ -118,3 +118,28 @@ def test_a_wide_screen_keeps_documents_beside_the_answer(page, survey_pdf):  # n
     assert library["x"] + library["width"] <= answer["x"] + 1  # side by side, documents on the left
     shot(page, "12-wide-1400.png")
 
+
+
+def test_a_citation_opens_at_its_highlight_and_the_whole_page_is_one_click_away(page, survey_pdf):  # noqa: F811
+    from playwright.sync_api import expect
+
+    upload(page, survey_pdf)
+    ask(page, "What is the capital of Freedonia?", "Marsupia", "Page 2]")
+    page.locator("#citations label").first.click()
+    image = page.locator("#page-image img[src]").first
+    image.wait_for(state="visible", timeout=WAIT_MS)
+
+    def aspect() -> float:
+        return page.evaluate("img => img.naturalHeight / img.naturalWidth", image.element_handle())
+
+    zoomed = aspect()
+    assert zoomed < 0.7, f"the cited page opens whole (height/width {zoomed:.2f}), not at the passage"
+    detail = page.locator("#citation-detail blockquote")
+    assert detail.bounding_box()["width"] >= 500  # the passage reads at the chat's width, not in a narrow column
+    before = image.get_attribute("src")
+    page.locator("#whole-page input").check()
+    expect(image).not_to_have_attribute("src", before, timeout=WAIT_MS)
+    image = page.locator("#page-image img[src]").first
+    whole = page.evaluate("img => img.naturalHeight / img.naturalWidth", image.element_handle())
+    assert whole > 1.2, f"the whole page has height/width {whole:.2f}"
+    shot(page, "13-citation-zoomed.png")

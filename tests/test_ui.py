@@ -62,6 +62,28 @@ def test_upload_then_ask_through_the_ui(live_server, tmp_path):
     assert "&lt;script&gt;" in sources and "<script>" not in sources
 
 
+def chat_text(message: dict) -> str:
+    """A chat message's text, whether the client returns it as a string or as a list of typed parts."""
+    content = message["content"]
+    return content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
+
+
+def test_a_rewritten_follow_up_is_shown_in_the_chat_beside_its_answer(live_server, tmp_path):
+    from gradio_client import Client, handle_file
+
+    (tmp_path / "survey.pdf").write_bytes(pf.known_text_pdf())
+    client = Client(live_server + "/", verbose=False)
+    client.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000, api_name="/upload")
+    client.predict("What is the capital of Freedonia?", [], 5, "hybrid", False, api_name="/ask")
+    chat, *_ = client.predict("When does its rainfall peak?", [], 5, "hybrid", False, api_name="/ask")
+    answer = chat_text(chat[-1])
+    # The reader sees which question was answered, in the answer itself, before the quote.
+    assert answer.startswith("Understood as: When does the rainfall peak"), answer
+    assert "Freedonia" in answer.split("\n")[0] and "April" in answer
+    chat, *_ = client.predict("How many observers counted there?", [], 5, "hybrid", False, api_name="/ask")
+    assert not chat_text(chat[-1]).startswith("Understood as")  # a question asked as it stands: no line
+
+
 @pytest.fixture
 def strict_server(tmp_path):
     """A server whose sessions may upload 2 files and ask 3 questions an hour."""
@@ -100,9 +122,9 @@ def test_each_browser_session_sees_only_its_own_uploads(strict_server, tmp_path)
     # Bob cannot remove Alice's document, even knowing its id.
     [alice_doc] = [d.doc_id for d in pipeline.documents(alice_collection)]
     message, *_ = bob.predict(alice_doc, api_name="/remove")
-    assert "Only documents uploaded in this session" in message
+    assert "Only documents uploaded in this library" in message
     assert [d.doc_id for d in pipeline.documents(alice_collection)] == [alice_doc]
-    message, docs, _ = alice.predict(alice_doc, api_name="/remove")
+    message, docs, *_ = alice.predict(alice_doc, api_name="/remove")
     assert "Removed survey.pdf" in message and "survey.pdf" not in docs
 
 
@@ -114,7 +136,7 @@ def test_a_cited_page_is_shown_with_its_passage(strict_server, tmp_path):
     client = Client(url + "/", verbose=False)
     client.predict([handle_file(str(tmp_path / "survey.pdf"))], "recursive_char", 1000, api_name="/upload")
     client.predict("What is the capital of Freedonia?", [], 5, "hybrid", False, api_name="/ask")
-    image, detail = client.predict("0", api_name="/citation")
+    image, detail = client.predict("0", False, api_name="/citation")
     assert image and "Page 2" in detail and "Marsupia" in detail and "survey.pdf" in detail
 
 
@@ -127,7 +149,7 @@ def test_session_limits_answer_plainly(strict_server, tmp_path):
     client = Client(url + "/", verbose=False)
     status, *_ = client.predict([handle_file(str(tmp_path / n)) for n in ("a.txt", "b.txt", "c.txt")],
                                 "recursive_char", 1000, api_name="/upload")
-    assert "may upload 2 files" in status and "1 of these were not uploaded" in status
+    assert "holds at most 2 uploads" in status and "1 of these were not uploaded" in status
     assert "a.txt" in status and "b.txt" in status
     for _ in range(3):
         chat, *_ = client.predict("When does the harbour open?", [], 5, "hybrid", False, api_name="/ask")
@@ -149,5 +171,27 @@ def test_idle_sessions_are_deleted_and_told_so(pipeline):
 
     sessions._last_used[own] -= pipeline.settings.session_ttl_minutes * 60 + 1  # idle past the limit
     message = sessions.expire(state)
-    assert "deleted after 60 minutes" in message and own not in pipeline.store.collections()
+    assert "deleted after 30 days" in message and own not in pipeline.store.collections()
     assert sessions.collection(state) == COLLECTION and pipeline.documents(COLLECTION)  # the sample stays
+
+
+def test_a_library_is_opened_again_after_a_restart_with_its_token_only(tmp_path):
+    from pipeline import Pipeline
+    from settings import Settings
+    from ui.library import Sessions
+
+    settings = Settings(data_dir=tmp_path / "storage", index_samples=False, parse_isolated=False, _env_file=None)
+    first = Pipeline(settings)
+    sessions = Sessions(first)
+    state = sessions.new()
+    first.ingest(pf.known_text_pdf(), "survey.pdf", sessions.own_collection(state))
+    token = state["token"]
+    stored = [f for f in (tmp_path / "storage").rglob("*") if f.is_file()]
+    assert token and stored and not any(token.encode() in f.read_bytes() for f in stored)  # never kept server-side
+
+    again = Pipeline(settings)  # a restart: a new process over the same storage
+    reopened = Sessions(again)
+    fresh = reopened.new()
+    assert reopened.open(fresh, token) and [name for name, _ in reopened.own_documents(fresh)] == ["survey.pdf"]
+    assert not reopened.open(reopened.new(), "a token nobody was given")
+

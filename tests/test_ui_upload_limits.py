@@ -79,7 +79,7 @@ def test_the_handler_refuses_an_oversized_file_without_reading_it(small_limit_pi
 
     tracemalloc.start()
     t0 = time.perf_counter()
-    shown, _docs, _choices, session, _files = upload([str(big), str(wrong)], "recursive_char", 1000, None)
+    shown, _docs, _choices, session, *_ = upload([str(big), str(wrong)], "recursive_char", 1000, None)
     elapsed = time.perf_counter() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
