@@ -20,8 +20,8 @@ from pipeline import Pipeline, QuestionError
 from retrieval.store import UnknownCollection, UnknownDocument
 from ui.library import COLLECTION, Sessions
 from ui.page_view import zoomed
-from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, mode_note, page_list,
-                       rewrite_html, sources_html)
+from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, link_markers, mode_note,
+                       page_list, rewrite_html, sources_html)
 
 SAMPLE_WAIT_S = 600  # the longest a question waits for the sample to be indexed
 CSS = """
@@ -191,8 +191,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     history[-1]["content"] = esc(f"({payload})\n")
                     yield history, shown, "", no_citations, session
                 elif kind == "done":
-                    history[-1]["content"] = esc(answer_text(payload))
                     session["citations"] = citation_entries(payload)
+                    history[-1]["content"] = link_markers(esc(answer_text(payload)), session["citations"])
                     choices = [(c["label"], str(i)) for i, c in enumerate(session["citations"])]
                     yield (history, rewrite_html(payload) + shown, "", gr.update(choices=choices, value=None),
                            session)

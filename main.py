@@ -103,7 +103,7 @@ def errors(*codes: int) -> dict:
 def hit_json(hit) -> dict:
     c = hit.chunk
     return {"rank": hit.rank, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "filename": c.filename, "page": c.page,
-            "page_end": c.page_end, "section": c.section, "text": c.text, "score": hit.score,
+            "page_end": c.page_end, "page_label": c.page_label, "section": c.section, "text": c.text, "score": hit.score,
             "scores": hit.scores, "strategy": c.strategy}
 
 
@@ -370,9 +370,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         import gradio as gr
 
         from app_gradio import CSS, build_ui
+        from ui.render import CITATION_JS
 
         # Gradio's own upload route refuses a file over the limit while it arrives, and deletes what it wrote.
-        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS,
+        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS, js=CITATION_JS,
                                   max_file_size=int(settings.max_upload_mb * 1024 * 1024))
     return app
 

@@ -42,14 +42,18 @@ _ALNUM = re.compile(r"[^\W_]")
 @dataclass
 class LLMCitation(Citation):
     """A :class:`Citation` the LLM made: ``source`` is the N of its ``[Source N]``, ``page_end`` the passage's last
-    page (the passage, not the sentence, is what the model cited, so both pages of a page-spanning passage count)."""
+    page (the passage, not the sentence, is what the model cited, so both pages of a page-spanning passage count)
+    and ``page_end_label`` the label printed on it."""
 
     source: int = 0
     page_end: int = 0
+    page_end_label: str = ""
 
     def __post_init__(self) -> None:
         if not self.page_end:
             self.page_end = self.page
+        if self.page_end == self.page and not self.page_end_label:
+            self.page_end_label = self.page_label
 
 
 def parse_citations(text: str) -> list[int]:
@@ -105,7 +109,8 @@ def map_citations(numbers: list[int], hits: list[Hit]) -> list[LLMCitation]:
         if 1 <= n <= len(hits):
             chunk = hits[n - 1].chunk
             citations.append(LLMCitation(chunk.doc_id, chunk.page, chunk.chunk_id, chunk.filename, source=n,
-                                         page_end=chunk.page_end))
+                                         page_end=chunk.page_end, page_label=chunk.page_label,
+                                         page_end_label=chunk.page_end_label))
     return citations
 
 

@@ -34,6 +34,20 @@ class Citation:
     chunk_id: str
     filename: str = ""
     quote: str = ""  # the sentences quoted from this passage on this page ("" when the whole passage is cited)
+    page_label: str = ""  # the label printed on ``page`` ("ii", "17"), "" when unknown
+
+
+def page_reference(first: int, last: int, first_label: str = "", last_label: str = "") -> str:
+    """``Page 5``, ``Pages 4-5``; with the printed labels when they differ from the physical numbers:
+    ``Page 5 (printed iii)``, ``Pages 4-5 (printed 17-18)``. A range shows its labels only when both are known.
+
+    >>> page_reference(5, 5, "iii"), page_reference(4, 5, "17", "18"), page_reference(2, 2, "2")
+    ('Page 5 (printed iii)', 'Pages 4-5 (printed 17-18)', 'Page 2')
+    """
+    if first == last:
+        return f"Page {first}" + (f" (printed {first_label})" if first_label and first_label != str(first) else "")
+    printed = first_label and last_label and (first_label, last_label) != (str(first), str(last))
+    return f"Pages {first}-{last}" + (f" (printed {first_label}-{last_label})" if printed else "")
 
 
 @dataclass
@@ -230,14 +244,15 @@ class ExtractiveAnswerer:
         for cand in chosen:
             chunk = cand.hit.chunk
             first, last = sentence_pages(chunk, cand.start, cand.end)
-            where = f"Page {first}" if first == last else f"Pages {first}-{last}"
+            where = page_reference(first, last, chunk.label_of(first), chunk.label_of(last))
             pieces.append(f"\u201c{cand.text}\u201d [{chunk.filename + ', ' if several_files else ''}{where}]")
             for page in range(first, last + 1):
                 same = next((c for c in citations if (c.chunk_id, c.page) == (chunk.chunk_id, page)), None)
                 if same:
                     same.quote += " " + cand.text
                 else:
-                    citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename, cand.text))
+                    citations.append(Citation(chunk.doc_id, page, chunk.chunk_id, chunk.filename, cand.text,
+                                              chunk.label_of(page)))
         pieces = [p + ("\n" if i < len(pieces) - 1 else "") for i, p in enumerate(pieces)]
         return Answer("".join(pieces), False, citations, pieces, support=best, decision=decision)
 

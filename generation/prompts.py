@@ -30,6 +30,7 @@ import re
 import secrets
 import unicodedata
 
+from generation.extractive import page_reference
 from retrieval.searcher import Hit
 
 # The exact sentence the model must reply with when the passages do not hold the answer. Kept apart from the
@@ -127,9 +128,12 @@ def build_messages(question: str, hits: list[Hit], history: list[tuple[str, str]
 
 
 def source_label(number: int, hit: Hit) -> str:
-    """``[Source 2] report.pdf, pages 4-5, section "Fees"``: where the passage comes from."""
+    """``[Source 2] report.pdf, pages 4-5, section "Fees"``: where the passage comes from, with the labels printed
+    on its pages when they differ from the physical numbers (``page 5 (printed iii)``)."""
     chunk = hit.chunk
-    pages = f"pages {chunk.page}-{chunk.page_end}" if chunk.page_end > chunk.page else f"page {chunk.page}"
+    first, last = (clean_label(getattr(chunk, name, ""), 24) for name in ("page_label", "page_end_label"))
+    pages = page_reference(chunk.page, max(chunk.page, chunk.page_end), first, last)
+    pages = pages[:1].lower() + pages[1:]
     label = f"[Source {number}] {clean_label(chunk.filename) or 'document'}, {pages}"
     section = clean_label(chunk.section)
     return f'{label}, section "{section}"' if section else label

@@ -106,6 +106,8 @@ class Chunk:
     continuation_chars : length of the text taken from page ``page_end`` (0 when none); it is the end of ``text``.
     blocks : the structure of ``text`` (:class:`ingestion.blocks.Block`, offsets into ``text``): headings, table
         rows with their column headings, list items, captions, contents lines, references. Prose has none.
+    page_label, page_end_label : the printed labels of pages ``page`` and ``page_end`` (:attr:`Page.label`, ``""``
+        when unknown). Stored chunks written without them get ``""``.
     """
 
     chunk_id: str
@@ -120,10 +122,14 @@ class Chunk:
     page_end: int = 0
     continuation_chars: int = 0
     blocks: list[Block] = field(default_factory=list)
+    page_label: str = ""
+    page_end_label: str = ""
 
     def __post_init__(self) -> None:
         if not self.page_end:
             self.page_end = self.page
+        if self.page_end == self.page and not self.page_end_label:
+            self.page_end_label = self.page_label
         self.blocks = [b if isinstance(b, Block) else Block.from_dict(b) for b in self.blocks]
 
     @property
@@ -162,7 +168,16 @@ class Chunk:
         data["blocks"] = [b.to_dict() for b in self.blocks]
         if not data["blocks"]:
             del data["blocks"]
+        # Unlabelled pages store nothing, so their files read as before.
+        if not self.page_end_label or (self.page_end == self.page and self.page_end_label == self.page_label):
+            del data["page_end_label"]
+        if not self.page_label:
+            del data["page_label"]
         return data
+
+    def label_of(self, page: int) -> str:
+        """The printed label of ``page`` (``page`` or ``page_end``), ``""`` when unknown."""
+        return self.page_label if page == self.page else self.page_end_label if page == self.page_end else ""
 
     @classmethod
     def from_dict(cls, data: dict) -> "Chunk":
@@ -247,7 +262,7 @@ def chunk_pages(
         page_chunks = [
             Chunk(chunk_id=f"{doc_id}-{tag}-p{page.number}-c{n}", doc_id=doc_id, filename=filename,
                   page=page.number, section=heading_at(page, start), text=page.text[start:end], start=start,
-                  end=end, strategy=strategy, blocks=clip(page.blocks, start, end))
+                  end=end, strategy=strategy, blocks=clip(page.blocks, start, end), page_label=page.label)
             for n, (start, end) in enumerate(page_spans, 1)
         ]
         if page_chunks and i + 1 < len(pages):
@@ -305,7 +320,7 @@ class _Joiner:
                 end -= 1
         chunk.end = end
         chunk.text = text[chunk.start:end] + joiner + continuation
-        chunk.page_end = nxt.number
+        chunk.page_end, chunk.page_end_label = nxt.number, nxt.label
         chunk.continuation_chars = len(continuation)
 
     def _first_sentence(self, text: str) -> str:

@@ -22,6 +22,9 @@ class Page:
         ``text`` (a plain-text or Markdown file).
     blocks : what each part of ``text`` is (:class:`ingestion.blocks.Block`: headings, table rows with their
         column headings, list items, captions, contents lines, references); text no block covers is paragraphs.
+    label : the page's printed label ("ii", "17", "A-3"): the PDF's own page label, else the page number printed
+        in its header or footer when consistent across pages (:mod:`ingestion.page_labels`); ``""`` when none is
+        known, and for plain-text files.
     """
 
     number: int
@@ -29,6 +32,7 @@ class Page:
     headings: list[str] = field(default_factory=list)
     reader: str = "pymupdf4llm"
     blocks: list[Block] = field(default_factory=list)
+    label: str = ""
 
     @classmethod
     def from_markdown(cls, number: int, markdown: str, **kwargs) -> Page:

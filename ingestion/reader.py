@@ -19,8 +19,8 @@ it is parsed, and pages larger than four A0 sheets skip the layout model, which 
 The steps live in modules of their own, in the order the data flows: :mod:`ingestion.text_files` decodes text
 uploads; :mod:`ingestion.page_geometry` measures PDF pages; :mod:`ingestion.pdf_text` reads their layout text
 and re-reads pages that lost words (judged by :mod:`ingestion.text_quality`); :mod:`ingestion.headings` gives
-every page its heading path. This module checks the upload, runs those steps page by page with OCR for scans,
-and reports progress and warnings.
+every page its heading path; :mod:`ingestion.page_labels` finds the label printed on each page ("ii", "17"). This
+module checks the upload, runs those steps page by page with OCR for scans, and reports progress and warnings.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from ingestion.errors import (
 )
 from ingestion.headings import _finish_pages, _first_heading
 from ingestion.page_geometry import _Geometry, _measure_pages, _restore_off_axis, _strip_running
+from ingestion.page_labels import page_labels
 from ingestion.pdf_text import _LazyPlumber, _layout_markdown, _needs_reread, _reread
 from ingestion.text_files import _text_file_pages
 from ingestion.upload_checks import PDF_EXTENSIONS, check_type, display_name
@@ -274,6 +275,8 @@ def _read_open_pdf(
     # Headings come from the layout reader even where another reader supplied the text: pdfplumber marks none,
     # and a heading lost on a re-read page would leave every later page under the previous section.
     pages = _finish_pages(texts, readers, outline=markdown)
+    for page, label in zip(pages, page_labels(doc, geometry)):
+        page.label = label
     if not any(p.text for p in pages):
         raise _no_text_layer(name, scanned, plan, ocr_tried=bool(ocr_pages))
     empty = [p.number for p in pages if not p.text and p.number - 1 not in unread]

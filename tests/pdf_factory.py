@@ -535,3 +535,63 @@ def side_period_statement_pdf() -> bytes:
     data = doc.tobytes()
     doc.close()
     return data
+
+
+# Facts of the page-label PDFs below: one sentence per physical page (1-based), each answering its own question.
+LABEL_FACTS = (
+    "The harbour of Quillon was founded in the year 1742.",
+    "The lighthouse at Vennick Point is painted with red and white bands.",
+    "The capital of Freedonia is Marsupia.",
+    "The survey ship Tamsin carries a crew of forty sailors.",
+    "The northern ferry to Orlek leaves the harbour every Tuesday morning.",
+)
+LABEL_FILLER = "The harbour office keeps the records of this survey in its archive beside the old customs house."
+
+
+def _label_page(doc: pymupdf.Document, n: int) -> pymupdf.Page:
+    """A page holding ``LABEL_FACTS[n - 1]`` and filler, with nothing in its margins."""
+    page = doc.new_page(width=_PAGE_WIDTH, height=_PAGE_HEIGHT)
+    body = " ".join([LABEL_FACTS[(n - 1) % len(LABEL_FACTS)]] + [LABEL_FILLER] * 3)
+    page.insert_textbox(pymupdf.Rect(_MARGIN, 110, _PAGE_WIDTH - _MARGIN, 600), body, fontsize=BODY_SIZE,
+                        fontname="helv")
+    return page
+
+
+def own_labels_pdf() -> bytes:
+    """Five pages with the PDF's own page labels and no number printed on them: roman front matter "i", "ii",
+    then arabic "1", "2", "3". Page ``n`` holds ``LABEL_FACTS[n - 1]``."""
+    doc = pymupdf.open()
+    for n in range(1, len(LABEL_FACTS) + 1):
+        _label_page(doc, n)
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "r", "firstpagenum": 1},
+                         {"startpage": 2, "prefix": "", "style": "D", "firstpagenum": 1}])
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def printed_numbers_pdf(numbers=("17", "18", None, "20", "21")) -> bytes:
+    """One page per entry of ``numbers``, without PDF page labels, each printing its entry centred in the footer
+    (``None``: no number on that page, as on a chapter's opening page). Page ``n`` holds ``LABEL_FACTS[n - 1]``."""
+    doc = pymupdf.open()
+    for n, number in enumerate(numbers, start=1):
+        page = _label_page(doc, n)
+        if number is not None:
+            width = pymupdf.get_text_length(number, fontname="helv", fontsize=10)
+            page.insert_text(((_PAGE_WIDTH - width) / 2, 760), number, fontsize=10, fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def stray_number_pdf() -> bytes:
+    """Five pages without page numbers or PDF labels; only page 3 prints a number in a margin (``42``, bottom
+    right), which is no page label. Page ``n`` holds ``LABEL_FACTS[n - 1]``."""
+    doc = pymupdf.open()
+    for n in range(1, len(LABEL_FACTS) + 1):
+        page = _label_page(doc, n)
+        if n == 3:
+            page.insert_text((_PAGE_WIDTH - _MARGIN - 12, 760), "42", fontsize=10, fontname="helv")
+    data = doc.tobytes()
+    doc.close()
+    return data

@@ -143,3 +143,16 @@ def test_a_citation_opens_at_its_highlight_and_the_whole_page_is_one_click_away(
     whole = page.evaluate("img => img.naturalHeight / img.naturalWidth", image.element_handle())
     assert whole > 1.2, f"the whole page has height/width {whole:.2f}"
     shot(page, "13-citation-zoomed.png")
+
+
+def test_a_citation_marker_in_the_answer_opens_its_page(page, survey_pdf):  # noqa: F811
+    from playwright.sync_api import expect
+
+    upload(page, survey_pdf)
+    ask(page, "What is the capital of Freedonia?", "Marsupia", "Page 2]")
+    marker = page.locator("#chat [data-testid=bot] a.cite").last
+    expect(marker).to_have_text("[Page 2]")
+    marker.click()
+    expect(page.locator("#page-image img[src]").first).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#citations input[value='0']")).to_be_checked()
+    expect(page.locator("#citation-detail")).to_contain_text(pf.KNOWN_PAGE_FACTS[2], timeout=WAIT_MS)

@@ -6,6 +6,7 @@ Document text is data: everything taken from a document is HTML-escaped here bef
 from __future__ import annotations
 
 import html
+import re
 
 from pipeline import Pipeline
 from retrieval.store import UnknownCollection
@@ -117,7 +118,7 @@ def citation_entries(result) -> list[dict]:
         source = getattr(c, "source", None)
         label = (f"[Source {source}] " if source else "") + f"{page_words(c.page, getattr(c, 'page_label', ''))} · " \
             f"{c.filename}"
-        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id,
+        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "source": source,
                         "page_label": getattr(c, "page_label", ""),
                         "filename": c.filename, "quote": c.quote, "section": hit.chunk.section if hit else "",
                         "text": hit.chunk.text if hit else "", "scores": dict(hit.scores) if hit else {}})
@@ -152,3 +153,43 @@ def page_list(pages: list[int]) -> str:
             runs.append(f"{start}-{prev}" if prev != start else f"{start}")
             start = cur
     return ", ".join(runs)
+
+
+_MARKER = re.compile(r"\[(?:(?P<file>[^\[\]]+?), )?Pages? (?P<page>\d+)(?:-\d+)?(?: \(printed [^)\]]*\))?\]"
+                     r"|\[Source (?P<source>\d+)\]")
+
+
+def link_markers(text: str, entries: list[dict]) -> str:
+    """``text`` (escaped already) with each citation marker ("[Page 2]", "[a.pdf, Page 2]", "[Source 1]") made a
+    link that opens its entry of the citation panel (``entries``, from :func:`citation_entries`); a marker no entry
+    matches stays plain text.
+
+    >>> link_markers("Marsupia. [Page 2]", [{"page": 2, "filename": "s.pdf", "source": None}])
+    'Marsupia. <a href="#cite-0" class="cite">[Page 2]</a>'
+    """
+    def link(match: re.Match) -> str:
+        for i, entry in enumerate(entries):
+            if match.group("source"):
+                hit = str(entry.get("source")) == match.group("source")
+            else:
+                hit = entry["page"] == int(match.group("page")) and match.group("file") in (None, esc(entry["filename"]))
+            if hit:
+                return f'<a href="#cite-{i}" class="cite">{match.group(0)}</a>'
+        return match.group(0)
+
+    return _MARKER.sub(link, text)
+
+
+# Clicking a citation marker in the answer opens that citation in the panel (the radio choice of the same number).
+CITATION_JS = """
+() => {
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a.cite");
+    if (!link) return;
+    event.preventDefault();
+    const choice = link.getAttribute("href").replace("#cite-", "");
+    const input = document.querySelector(`#citations input[value="${choice}"]`);
+    if (input) { input.click(); document.querySelector("#page-image")?.scrollIntoView({behavior: "smooth"}); }
+  });
+}
+"""
