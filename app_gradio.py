@@ -24,12 +24,14 @@ from ui.render import (answer_text, citation_entries, citation_html, documents_h
                        page_list, rewrite_html, sources_html)
 
 SAMPLE_WAIT_S = 600  # the longest a question waits for the sample to be indexed
+SENTENCE_PAUSE_S = 0.12  # between the quoted sentences of an extractive answer as they are shown
 CSS = """
 .source {border:1px solid #d0d7de; border-radius:8px; padding:8px 12px; margin:8px 0;}
 .source .meta {font-size:0.85em; color:#57606a;}
 .source blockquote {white-space:pre-wrap; margin:6px 0 0 0; padding-left:10px; border-left:3px solid #0969da;}
-#documents {overflow-x:auto;}
-#documents table {font-size:0.8em; width:100%;}
+#documents {overflow-x:auto; max-width:100%;}
+#documents table {font-size:0.8em; width:100%; table-layout:fixed;}
+#documents th, #documents td {overflow-wrap:anywhere; padding:4px;}
 .source, .source blockquote {overflow-wrap:anywhere; max-width:100%;}
 #sources, #citation-detail, #upload-status {min-width:0; overflow-wrap:anywhere;}
 /* A phone: the chat and the question first, the documents after; nothing wider than the screen. */
@@ -187,6 +189,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 elif kind == "delta":
                     history[-1]["content"] += esc(payload)
                     yield history, shown, "", no_citations, session
+                    if pipeline.llm is None:
+                        # Quoted sentences are ready at once: they are shown one after another, as an LLM's are.
+                        time.sleep(SENTENCE_PAUSE_S)
                 elif kind == "reset":  # the streamed text was withdrawn; say why, then the new answer follows
                     history[-1]["content"] = esc(f"({payload})\n")
                     yield history, shown, "", no_citations, session

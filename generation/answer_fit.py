@@ -91,7 +91,7 @@ _PERCENT = re.compile(r"%|\bper ?cent\b|\bpercentage points?\b|\bbasis points?\b
 _MONEY = re.compile(r"[$€£¥]|\b(?:dollars?|usd|eur|euros?|cents?|pounds sterling)\b|"
                     r"\d\s*(?:million|billion|thousand|trillion|[mbk]n?)\b", re.I)
 _MONTHS = r"january|february|march|april|may|june|july|august|september|october|november|december"
-_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|daily|weekly|monthly|yearly"
+_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|weekdays?|weekends?|daily|weekly|monthly|yearly"
 _DATE = re.compile(rf"\b(?:1[5-9]|20)\d\d\b|\b(?:{_MONTHS}|{_DAYS})\b|\bq[1-4]\b|\bquarters?\b|"
                    r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*[ap]\.?m\b|"
                    r"\b(?:noon|midnight|dawn|dusk|morning|afternoon|evening|tonight|today|tomorrow|yesterday|"

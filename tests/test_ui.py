@@ -195,3 +195,24 @@ def test_a_library_is_opened_again_after_a_restart_with_its_token_only(tmp_path)
     assert reopened.open(fresh, token) and [name for name, _ in reopened.own_documents(fresh)] == ["survey.pdf"]
     assert not reopened.open(reopened.new(), "a token nobody was given")
 
+
+
+def test_an_extractive_answer_streams_sentence_by_sentence(live_server, tmp_path):
+    from gradio_client import Client, handle_file
+
+    (tmp_path / "ferry.txt").write_text("The Alder ferry leaves the harbour at noon on Mondays. The Alder ferry "
+                                        "leaves the harbour at nine on Fridays.")
+    client = Client(live_server + "/", verbose=False)
+    client.predict([handle_file(str(tmp_path / "ferry.txt"))], "recursive_char", 1000, api_name="/upload")
+    job = client.submit("When does the Alder ferry leave the harbour?", [], 5, "hybrid", False,
+                        api_name="/ask")
+    shown = []
+    for output in job:  # every state of the chat the browser is sent, in order
+        text = chat_text(output[0][-1]) if output[0] else ""
+        if text and (not shown or text != shown[-1]):
+            shown.append(text)
+    final = chat_text(job.result()[0][-1])
+    quoted = final.count("\u201c")
+    assert quoted >= 2, final
+    partial = [t for t in shown if t.count("\u201c") and t.count("\u201c") < quoted and t != final]
+    assert partial, shown  # the first sentence was shown before the whole answer
