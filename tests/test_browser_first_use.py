@@ -156,3 +156,22 @@ def test_a_citation_marker_in_the_answer_opens_its_page(page, survey_pdf):  # no
     expect(page.locator("#page-image img[src]").first).to_be_visible(timeout=WAIT_MS)
     expect(page.locator("#citations input[value='0']")).to_be_checked()
     expect(page.locator("#citation-detail")).to_contain_text(pf.KNOWN_PAGE_FACTS[2], timeout=WAIT_MS)
+
+
+def test_citations_name_the_page_as_printed_and_a_follow_up_shows_what_it_was_read_as(page, tmp_path):  # noqa: F811
+    from playwright.sync_api import expect
+
+    report = tmp_path / "report.pdf"
+    report.write_bytes(pf.printed_numbers_pdf())  # physical page 2 prints "18" in its footer
+    upload(page, report)
+    answer = ask(page, "How is the lighthouse at Vennick Point painted?", "red and white")
+    assert "[Page 2 (printed 18)]" in answer, answer
+    choice = page.locator("#citations label").first
+    expect(choice).to_contain_text("Page 2 (printed 18)")
+    choice.click()
+    expect(page.locator("#citation-detail")).to_contain_text("Page 2 (printed 18)", timeout=WAIT_MS)
+    expect(page.locator("#sources")).to_contain_text("Page 2 (printed 18)")
+
+    follow_up = ask(page, "What colours are its bands?", "red and white")
+    assert follow_up.startswith("Understood as:"), follow_up  # the rewrite, in the chat with its answer
+    assert "lighthouse" in follow_up.split("\n")[0]  # "its" read as the lighthouse asked about
