@@ -117,9 +117,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                 gr.update(choices=sessions.own_documents(session), value=None), session, session["token"],
                 scope_update(session))
 
-    def scope_update(session: dict):
+    def scope_update(session: dict, searchable: list[tuple[str, str]] | None = None):
         """Every document ticked under "Search in" (what the user unticks is left out of the next question)."""
-        searchable = sessions.searchable(session)
+        searchable = sessions.searchable(session) if searchable is None else searchable
         session["offered"] = [doc_id for _, doc_id in searchable]
         return gr.update(choices=searchable, value=session["offered"])
 
@@ -166,7 +166,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         waited = time.monotonic()
         while (sample_pending() and not session["collection"]
                and time.monotonic() - waited < SAMPLE_WAIT_S):
-            name, step, done = pipeline.samples_progress
+            done = pipeline.samples_progress[2]
             history[-1]["content"] = esc(f"Waiting for the sample document to finish indexing ({done:.0%}); your "
                                          "question is answered as soon as it is ready.")
             yield history, "", "", no_citations, session
@@ -234,8 +234,10 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     def refresh_documents(session):
         session = session or sessions.new()
         listing = documents_html(pipeline, sessions.collection(session))
-        fresh = [doc_id for _, doc_id in sessions.searchable(session)] != session.get("offered")
-        return listing, gr.Timer(active=sample_pending()), scope_update(session) if fresh else gr.update(), session
+        searchable = sessions.searchable(session)
+        fresh = [doc_id for _, doc_id in searchable] != session.get("offered")
+        return (listing, gr.Timer(active=sample_pending()), scope_update(session, searchable) if fresh else gr.update(),
+                session)
 
     def new_conversation(session):
         session = session or sessions.new()

@@ -124,8 +124,8 @@ def answer_json(result: AnswerResult) -> dict:
         "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
         "citations": [{"doc_id": c.doc_id, "page": c.page, "page_end": getattr(c, "page_end", c.page),
                        "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None),
-                       "quote": c.quote, "page_label": getattr(c, "page_label", ""),
-                       "page_end_label": getattr(c, "page_end_label", getattr(c, "page_label", ""))}
+                       "quote": c.quote, "page_label": c.page_label,
+                       "page_end_label": getattr(c, "page_end_label", c.page_label)}
                       for c in result.citations],
         "question": result.question, "resolved_question": result.resolved_question, "rewrite": result.rewrite,
         "conversation_id": result.conversation_id, "warning": result.warning, "note": result.note,

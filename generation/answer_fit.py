@@ -194,25 +194,31 @@ def focus_names(question: str, word_share: dict[str, float], ubiquitous: float =
     return [w for w in [*names(question, list(word_share)), *years] if 0.0 < word_share[w] < ubiquitous]
 
 
-def on_focus(text: str, focus: list[str], cover: list[str] | tuple[str, ...] = ()) -> bool:
-    """Whether a passage's ``text`` is about what the question asks: it names every focus name that is not on a
-    searched document's first page (``cover``: "India", "2024" must be there), and at least one focus name when
-    all of them are (the company of a filing is seldom repeated in its tables).
+def on_focus(named: list[str], focus: list[str], cover: list[str] | tuple[str, ...] = ()) -> bool:
+    """Whether a passage that names ``named`` (of the question's ``focus`` names, :func:`named_in`) is about what
+    the question asks: it names every focus name that is not on a searched document's first page (``cover``:
+    "India", "2024" must be there), and at least one focus name when all of them are (the company of a filing is
+    seldom repeated in its tables).
 
-    >>> on_focus("Total net sales 117,154", ["Apple's", "India"], cover=["Apple's"])
+    >>> focus = ["Apple's", "India"]
+    >>> on_focus(named_in("Total net sales 117,154", focus), focus, cover=["Apple's"])
     False
-    >>> on_focus("Total net sales 117,154", ["Apple's"], cover=["Apple's"]), on_focus("Apple's sales", ["Apple's"])
+    >>> on_focus([], ["Apple's"], cover=["Apple's"]), on_focus(["Apple's"], ["Apple's"])
     (False, True)
     """
     if not focus:
         return True
-    return mentions(text, focus) and all(mentions(text, [w]) for w in focus if w not in cover)
+    return bool(named) and all(w in named for w in focus if w not in cover)
 
 
-def mentions(text: str, words: list[str]) -> bool:
-    """Whether ``text`` holds one of ``words`` (compared by their BM25 terms)."""
+def named_in(text: str, words: list[str]) -> list[str]:
+    """The words of ``words`` that ``text`` holds (compared by their BM25 terms); ``text`` is tokenised once.
+
+    >>> named_in("Net sales in India rose.", ["India", "Brazil"])
+    ['India']
+    """
     terms = set(tokenize(text))
-    return any(terms & set(tokenize(w)) for w in words)
+    return [w for w in words if terms & set(tokenize(w))]
 
 
 @dataclass(frozen=True)

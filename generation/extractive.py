@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from generation.answer_fit import asked_for, expect, fits, focus_names, mentions, names, on_focus
+from generation.answer_fit import asked_for, expect, fits, focus_names, named_in, names, on_focus
 from generation.decision import Decision, Policy, decide
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
@@ -165,17 +165,21 @@ class ExtractiveAnswerer:
         expectation = expect(question)
         ranked = self.score(query or question, hits, question_vector)
         focus = focus_names(question, word_share or {})
-        passages: dict[str, tuple[str, bool]] = {}  # chunk id -> (its text with its section, names the focus)
+        # chunk id -> (its text with its section, whether it is about the focus); each passage is read once
+        passages: dict[str, tuple[str, bool]] = {}
+        named_anywhere: set[str] = set()
         fit = []
         for c in ranked:
             chunk = c.hit.chunk
             if chunk.chunk_id not in passages:
                 text = f"{chunk.section}\n{chunk.text}"
-                passages[chunk.chunk_id] = (text, on_focus(text, focus, cover))
+                named = named_in(text, focus)
+                named_anywhere.update(named)
+                passages[chunk.chunk_id] = (text, on_focus(named, focus, cover))
             passage, about = passages[chunk.chunk_id]
             if about and fits(expectation, c.text, table_row=c.kind == "table_row", passage=passage):
                 fit.append(c)
-        unmet = [w for w in focus if w not in cover and not any(mentions(text, [w]) for text, _ in passages.values())]
+        unmet = [w for w in focus if w not in cover and w not in named_anywhere]
         return ranked, fit, expectation.kind, unmet
 
     def answer(self, question: str, hits: list[Hit], question_vector: np.ndarray | None = None, *,

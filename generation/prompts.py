@@ -131,7 +131,7 @@ def source_label(number: int, hit: Hit) -> str:
     """``[Source 2] report.pdf, pages 4-5, section "Fees"``: where the passage comes from, with the labels printed
     on its pages when they differ from the physical numbers (``page 5 (printed iii)``)."""
     chunk = hit.chunk
-    first, last = (clean_label(getattr(chunk, name, ""), 24) for name in ("page_label", "page_end_label"))
+    first, last = clean_label(chunk.page_label, 24), clean_label(chunk.page_end_label, 24)
     pages = page_reference(chunk.page, max(chunk.page, chunk.page_end), first, last)
     pages = pages[:1].lower() + pages[1:]
     label = f"[Source {number}] {clean_label(chunk.filename) or 'document'}, {pages}"

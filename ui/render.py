@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 
+from generation.extractive import page_reference
 from pipeline import Pipeline
 from retrieval.store import UnknownCollection
 
@@ -28,7 +29,7 @@ def sources_html(result) -> str:
         fmt = lambda v: "–" if v is None else f"{v:.3f}"  # noqa: E731
         parts.append(
             f"<div class='source'><div class='meta'><b>#{hit.rank}</b> {esc(c.filename)} · "
-            f"<b>{esc(page_words(c.page, getattr(c, 'page_label', '')))}</b>"
+            f"<b>{esc(page_reference(c.page, c.page, c.page_label))}</b>"
             f"{' · ' + esc(c.section) if c.section else ''} · fused {fmt(s.get('fused'))} · "
             f"semantic {fmt(s.get('semantic'))} · best sentence {fmt(s.get('sentence'))} · "
             f"keyword {fmt(s.get('keyword'))}"
@@ -116,28 +117,17 @@ def citation_entries(result) -> list[dict]:
     for c in result.citations:
         hit = hits.get(c.chunk_id)
         source = getattr(c, "source", None)
-        label = (f"[Source {source}] " if source else "") + f"{page_words(c.page, getattr(c, 'page_label', ''))} · " \
-            f"{c.filename}"
-        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "chunk_id": c.chunk_id, "source": source,
-                        "page_label": getattr(c, "page_label", ""),
-                        "filename": c.filename, "quote": c.quote, "section": hit.chunk.section if hit else "",
+        where = page_reference(c.page, c.page, c.page_label)
+        label = (f"[Source {source}] " if source else "") + f"{where} · {c.filename}"
+        entries.append({"label": label, "doc_id": c.doc_id, "page": c.page, "where": where, "chunk_id": c.chunk_id,
+                        "source": source, "filename": c.filename, "quote": c.quote, "section": hit.chunk.section if hit else "",
                         "text": hit.chunk.text if hit else "", "scores": dict(hit.scores) if hit else {}})
     return entries
 
 
-def page_words(page: int, label: str = "") -> str:
-    """The physical page, with the label printed on it when that differs ("Page 5 (printed iii)").
-
-    >>> page_words(5, "iii"), page_words(17, "17"), page_words(2)
-    ('Page 5 (printed iii)', 'Page 17', 'Page 2')
-    """
-    return f"Page {page} (printed {label})" if label and label != str(page) else f"Page {page}"
-
-
 def citation_html(entry: dict) -> str:
     scores = " · ".join(f"{name} {value:.3f}" for name, value in entry["scores"].items() if value is not None)
-    where = page_words(entry["page"], entry.get("page_label", ""))
-    return (f"<div class='source'><div class='meta'><b>{esc(entry['filename'])}</b> · <b>{esc(where)}</b>"
+    return (f"<div class='source'><div class='meta'><b>{esc(entry['filename'])}</b> · <b>{esc(entry['where'])}</b>"
             f"{' · ' + esc(entry['section']) if entry['section'] else ''}<br>{esc(scores)}</div>"
             + (f"<p><b>Quoted:</b> {esc(entry['quote'])}</p>" if entry["quote"] else "") +
             f"<blockquote>{esc(entry['text'])}</blockquote></div>")
