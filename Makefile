@@ -34,7 +34,7 @@ $(STAMP): requirements.txt
 	touch $(STAMP)
 	@echo "== Installed."
 
-# Test-only packages (Playwright for tests/test_browser.py), after the app's own.
+# Test-only packages (Playwright for tests/integration/test_browser.py), after the app's own.
 $(TEST_STAMP): $(STAMP) requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt
 	touch $(TEST_STAMP)

@@ -14,10 +14,10 @@ from gradio.utils import get_upload_folder
 from PIL import Image as PILImage
 
 from ingestion.chunking import STRATEGIES
-from ingestion.errors import IngestError
+from core.answers import Delta, Reset, Sources
+from core.errors import IngestError, QuestionError, UnknownCollection, UnknownDocument
 from ingestion.upload_checks import check_file, discard
-from pipeline import Pipeline, QuestionError
-from retrieval.store import UnknownCollection, UnknownDocument
+from pipeline import Pipeline
 from ui.library import COLLECTION, Sessions
 from ui.page_view import zoomed
 from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, link_markers, mode_note,
@@ -96,7 +96,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             progress((i + frac) / count, desc=f"{name}: {msg}")
 
         try:
-            r = pipeline.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
+            r = pipeline.ingestion.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
                                 chunk_size=int(chunk_size))
         except IngestError as exc:
             return f"Not indexed: {esc(exc.message)}"
@@ -104,7 +104,6 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             return f"Not indexed: {esc(name)}: {esc(exc)}"
         if r.duplicate:  # nothing new: it neither counts against the quota nor names the internal collection
             return f"Already indexed: {esc(name)} is in your documents as {esc(r.filename)}."
-        session["uploads"] += 1
         note = f"{r.pages} pages, {r.chunks} passages, {r.seconds:.1f} s"
         if r.unread_pages:
             note += f"; pages not read: {page_list(r.unread_pages)}"
@@ -141,7 +140,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         elif doc_id not in {own for _, own in sessions.own_documents(session)}:
             message = "Only documents uploaded in this library can be removed."
         else:
-            record = pipeline.delete_document(doc_id)
+            record = pipeline.ingestion.delete_document(doc_id)
             message = f"Removed {esc(record.filename)}."
             # Its citations go too: none is left to open a page that is gone.
             session["citations"] = [c for c in session["citations"] if c["doc_id"] != doc_id]
@@ -151,7 +150,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     def ask(message, history, top_k, mode, rerank, scope, session):
         session = session or sessions.new()
         # One conversation per browser session, so follow-ups resolve against this chat only.
-        session["conversation"] = session["conversation"] or pipeline.conversations.new_id()
+        session["conversation"] = session["conversation"] or pipeline.questions.conversation(None)
         # The chat renders HTML even with render_markdown=False: everything put in it is escaped, so document
         # text (and the question) shows as text.
         history = list(history or []) + [{"role": "user", "content": esc(message)},
@@ -166,7 +165,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         waited = time.monotonic()
         while (sample_pending() and not session["collection"]
                and time.monotonic() - waited < SAMPLE_WAIT_S):
-            done = pipeline.samples_progress[2]
+            done = pipeline.ingestion.samples_progress[2]
             history[-1]["content"] = esc(f"Waiting for the sample document to finish indexing ({done:.0%}); your "
                                          "question is answered as soon as it is ready.")
             yield history, "", "", no_citations, session
@@ -181,31 +180,32 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             unticked = set(session.get("offered") or []) - set(scope or [])
             chosen = [d for d in searchable if d not in unticked] or searchable
             doc_ids = None if len(chosen) == len(searchable) else chosen
-            for kind, payload in pipeline.answer_stream(message, sessions.collection(session), doc_ids, int(top_k),
-                                                        mode, session["conversation"], rerank=bool(rerank)):
-                if kind == "sources":
-                    shown = sources_html(payload)
+            ask = pipeline.questions.ask(message, sessions.collection(session), doc_ids, int(top_k), mode,
+                                         session["conversation"], bool(rerank))
+            for event in pipeline.questions.stream(ask):
+                if isinstance(event, Sources):
+                    shown = sources_html(event.result)
                     yield history, shown, "", no_citations, session
-                elif kind == "delta":
-                    history[-1]["content"] += esc(payload)
+                elif isinstance(event, Delta):
+                    history[-1]["content"] += esc(event.text)
                     yield history, shown, "", no_citations, session
-                    if pipeline.llm is None:
+                    if pipeline.questions.mode == "extractive":
                         # Quoted sentences are ready at once: they are shown one after another, as an LLM's are.
                         time.sleep(SENTENCE_PAUSE_S)
-                elif kind == "reset":  # the streamed text was withdrawn; say why, then the new answer follows
-                    history[-1]["content"] = esc(f"({payload})\n")
+                elif isinstance(event, Reset):  # the streamed text was withdrawn; say why, the new answer follows
+                    history[-1]["content"] = esc(f"({event.reason})\n")
                     yield history, shown, "", no_citations, session
-                elif kind == "done":
-                    session["citations"] = citation_entries(payload)
-                    history[-1]["content"] = link_markers(esc(answer_text(payload)), session["citations"])
+                else:
+                    session["citations"] = citation_entries(event.result)
+                    history[-1]["content"] = link_markers(esc(answer_text(event.result)), session["citations"])
                     choices = [(c["label"], str(i)) for i, c in enumerate(session["citations"])]
-                    yield (history, rewrite_html(payload) + shown, "", gr.update(choices=choices, value=None),
+                    yield (history, rewrite_html(event.result) + shown, "", gr.update(choices=choices, value=None),
                            session)
         except (QuestionError, UnknownCollection, UnknownDocument) as exc:
             msg = str(exc.args[0]) if exc.args else str(exc)
             if isinstance(exc, UnknownCollection):
                 msg = ("The sample document is still being indexed; ask again in a few seconds."
-                       if pipeline.samples_status == "indexing" else
+                       if pipeline.ingestion.samples_status == "indexing" else
                        "No documents are indexed yet: upload a PDF or text file first.")
             history[-1]["content"] = esc(msg)
             yield history, "", "", no_citations, session
@@ -216,7 +216,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             return None, ""
         entry = entries[int(choice)]
         try:
-            image = pipeline.page_image(entry["doc_id"], entry["page"], entry["chunk_id"], quote=entry["quote"])
+            image = pipeline.pages.image(entry["doc_id"], entry["page"], entry["chunk_id"], quote=entry["quote"])
             picture = PILImage.open(io.BytesIO(image.png))
             # Opened at the highlight: the band of the page that holds it, the whole page when asked.
             picture = picture if whole else zoomed(picture, image.boxes)
@@ -229,7 +229,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         return picture, found + citation_html(entry)
 
     def sample_pending() -> bool:
-        return pipeline.settings.index_samples and pipeline.samples_status in ("not requested", "indexing")
+        return pipeline.ingestion.samples_pending
 
     def refresh_documents(session):
         session = session or sessions.new()
@@ -242,7 +242,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
     def new_conversation(session):
         session = session or sessions.new()
         if session.get("conversation"):
-            pipeline.conversations.reset(session["conversation"])
+            pipeline.questions.forget(session["conversation"])
         session["conversation"], session["citations"] = None, []
         return [], "", gr.update(choices=[], value=None), None, "", session
 
@@ -274,8 +274,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
                     mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
                     rerank = gr.Checkbox(
-                        value=pipeline.reranker.loaded, interactive=pipeline.reranker.loaded,
-                        label="Rerank with the cross-encoder" + ("" if pipeline.reranker.loaded else
+                        value=pipeline.questions.can_rerank, interactive=pipeline.questions.can_rerank,
+                        label="Rerank with the cross-encoder" + ("" if pipeline.questions.can_rerank else
                                                                  " (not available: no model weights)"))
             with gr.Column(scale=2, elem_id="answer-column"):
                 chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")

@@ -144,10 +144,8 @@ def run_remote(args: argparse.Namespace, client) -> int:
 # -- here, on the data folder ---------------------------------------------------------------------------------------
 def run_local(args: argparse.Namespace) -> int:
     """``args``'s command on the pipeline of this process (models loaded here)."""
-    from ingestion.errors import IngestError
-    from main import answer_json, search_json
-    from pipeline import Pipeline, QuestionError
-    from retrieval.store import UnknownCollection, UnknownDocument
+    from core.errors import IngestError, QuestionError, UnknownCollection, UnknownDocument
+    from pipeline import Pipeline
 
     pipeline = Pipeline()
     try:
@@ -167,15 +165,15 @@ def run_local(args: argparse.Namespace) -> int:
             print_documents([d.to_dict() for d in pipeline.documents(args.collection)])
             return 0
         if args.command == "delete":
-            record = pipeline.delete_document(args.doc_id)
+            record = pipeline.ingestion.delete_document(args.doc_id)
             print(f"deleted {record.filename} ({record.doc_id})")
             return 0
         if args.command == "search":
             result = pipeline.search(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
-            print_ranking(search_json(result), args.json)
+            print_ranking(result.to_dict(), args.json)
             return 0
         result = pipeline.answer(args.question, args.collection, args.doc_ids, args.top_k, args.mode)
-        print_answer(answer_json(result), args.json)
+        print_answer(result.to_dict(), args.json)
         return 0
     except (QuestionError, UnknownCollection, UnknownDocument) as exc:
         print(exc.args[0] if exc.args else exc, file=sys.stderr)

@@ -7,6 +7,7 @@ import json
 import logging
 import threading
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Literal
 
 from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Request, UploadFile
@@ -18,14 +19,16 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api_docs import mount_offline_docs
-from ingestion.errors import FileTooLarge, IngestError
+from core.errors import (CollectionLocked, FileTooLarge, IngestError, OverQuota, QuestionError, UnknownCollection,
+                         UnknownDocument)
+from core.text import check_text, safe_text
 from ingestion.upload_checks import check_upload
-from limits import RateLimiter, check_text, retry_after, safe_text
-from pipeline import AnswerResult, Pipeline, QuestionError
-from retrieval.access import CollectionLocked
-from retrieval.searcher import SearchResult
-from retrieval.store import UnknownCollection, UnknownDocument, validate_collection_name
+from pipeline import Pipeline
+from retrieval.store import validate_collection_name
 from serving import BodyDeadline, BodyLimit
+from services.access import API, Client
+from services.query import Ask
+from services.limits import retry_after
 from settings import Settings, get_settings
 
 log = logging.getLogger("rag")
@@ -100,40 +103,6 @@ def errors(*codes: int) -> dict:
             for code in sorted({401, *codes})}
 
 
-def hit_json(hit) -> dict:
-    c = hit.chunk
-    return {"rank": hit.rank, "chunk_id": c.chunk_id, "doc_id": c.doc_id, "filename": c.filename, "page": c.page,
-            "page_end": c.page_end, "page_label": c.page_label, "section": c.section, "text": c.text, "score": hit.score,
-            "scores": hit.scores, "strategy": c.strategy}
-
-
-def search_json(result: SearchResult) -> dict:
-    """A ranking as JSON. ``retrieval_level`` grades the best passage cosine only; the answer's own level (which
-    also weighs whether a sentence fits the question) is ``confidence_level`` in the answer."""
-    return {"resolved_question": result.question,
-            "confidence": result.confidence, "retrieval_level": result.confidence_level, "mode": result.mode,
-            "expansion": result.expansion.to_dict() if result.expansion else None,
-            "sources": [hit_json(h) for h in result.hits]}
-
-
-def answer_json(result: AnswerResult) -> dict:
-    return {
-        "answer": result.answer, "abstained": result.abstained, "confidence": result.confidence,
-        "confidence_level": result.confidence_level,
-        "support": result.support,
-        "answer_mode": result.mode, "sources": [hit_json(h) for h in result.sources],
-        "citations": [{"doc_id": c.doc_id, "page": c.page, "page_end": getattr(c, "page_end", c.page),
-                       "chunk_id": c.chunk_id, "filename": c.filename, "source": getattr(c, "source", None),
-                       "quote": c.quote, "page_label": c.page_label,
-                       "page_end_label": getattr(c, "page_end_label", c.page_label)}
-                      for c in result.citations],
-        "question": result.question, "resolved_question": result.resolved_question, "rewrite": result.rewrite,
-        "conversation_id": result.conversation_id, "warning": result.warning, "note": result.note,
-        "timings": result.timings,
-        "expansion": result.expansion.to_dict() if result.expansion else None,
-    }
-
-
 def create_app(settings: Settings | None = None, pipeline: Pipeline | None = None, *, ui: bool = True) -> FastAPI:
     """Build the API (and UI) around one pipeline. Tests pass their own settings or pipeline."""
     settings = settings or (pipeline.settings if pipeline else get_settings())
@@ -147,7 +116,8 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             threading.Thread(target=warm_up, name="parser-warm-up", daemon=True).start()
         if settings.index_samples:
             # In the background: the server answers at once and the sample becomes searchable when ready.
-            threading.Thread(target=app.state.pipeline.index_samples, name="index-samples", daemon=True).start()
+            threading.Thread(target=app.state.pipeline.ingestion.index_samples, name="index-samples",
+                             daemon=True).start()
         yield
 
     def key_refusal(request: Request) -> HTTPException | None:
@@ -178,9 +148,6 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     app.add_middleware(BodyLimit, max_bytes=settings.max_request_kb * 1024)
     # Added last, so outermost: a body trickling in meets its deadline before anything waits for all of it.
     app.add_middleware(BodyDeadline, seconds=settings.body_timeout_seconds)
-    uploads = RateLimiter(settings.uploads_per_hour)
-    questions = RateLimiter(settings.questions_per_hour)
-
     def get_pipeline(request: Request) -> Pipeline:
         return request.app.state.pipeline
 
@@ -190,12 +157,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     ) -> str | None:
         return x_collection_key or None
 
-    def within_quota(limiter: RateLimiter, request: Request, what: str) -> None:
-        client = request.client.host if request.client else "unknown"
-        wait = limiter.acquire(client)
-        if wait is not None:
-            raise HTTPException(429, f"Too many {what}: at most {limiter.limit} per hour from one client. "
-                                f"Try again in {retry_after(wait)} s.", headers={"Retry-After": retry_after(wait)})
+    def client(request: Request) -> Client:
+        """Whom the quotas count: the request's network address."""
+        return Client(API, request.client.host if request.client else "unknown")
 
     # -- errors: always {"detail": "<what was wrong and what to do>"} --------------------------------------
     # FastAPI parses the body before any dependency runs, so a body it cannot parse (422 invalid JSON, 400
@@ -233,6 +197,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     async def _locked(_request: Request, exc: CollectionLocked):
         return JSONResponse({"detail": safe_text(str(exc))}, status_code=403)
 
+    @app.exception_handler(OverQuota)
+    async def _over_quota(_request: Request, exc: OverQuota):
+        return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": retry_after(exc.wait)})
+
     @app.exception_handler(QuestionError)
     async def _question(_request: Request, exc: QuestionError):
         return JSONResponse({"detail": safe_text(str(exc))}, status_code=422)
@@ -242,7 +210,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     async def health(request: Request):
         """Liveness: answered on the event loop, touching nothing that blocks, so it is quick however busy the
         worker threads are with questions and uploads."""
-        return {"status": "ok", "ingesting": request.app.state.pipeline.ingest_slots.busy}
+        return {"status": "ok", "ingesting": request.app.state.pipeline.ingestion.slots.busy}
 
     @app.get("/stats", responses=errors())
     def stats(p: Pipeline = Depends(get_pipeline)):
@@ -265,7 +233,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         collection = checked_name(collection)
         # A new collection uploaded into with a key is claimed for that key before anything is read.
         p.access.authorize(collection, key, create=True)
-        within_quota(uploads, request, "uploads")
+        p.access.count(client(request), "uploads")
         limit = int(p.settings.max_upload_mb * 1024 * 1024)
         check_upload(file.filename, file.size, limit)  # size and type, before the file is read into memory
         data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
@@ -273,8 +241,8 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
                                "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
         try:
-            return p.ingest(data, file.filename or "upload", collection, strategy=strategy, chunk_size=chunk_size,
-                            chunk_overlap=chunk_overlap).to_dict()
+            return p.ingestion.ingest(data, file.filename or "upload", collection, strategy=strategy,
+                                      chunk_size=chunk_size, chunk_overlap=chunk_overlap).to_dict()
         except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
 
@@ -287,48 +255,35 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             p.access.authorize(checked_name(collection), key)
         names = [collection] if collection is not None else p.access.open_collections(key)
         # Documents set aside at start (damaged files), with the reason; uploading the file again repairs one.
-        return {"documents": [r.to_dict() for name in names for r in p.documents(name)],
-                "damaged": [d.to_dict() for name in names for d in p.store.damaged(name)]}
+        return {"documents": [r.to_dict() for name in names for r in p.ingestion.documents(name)],
+                "damaged": [d.to_dict() for name in names for d in p.ingestion.damaged(name)]}
 
     @app.delete("/documents/{doc_id}", responses=errors(404, 422, 503, 507))
     def delete_document(doc_id: str, key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
         p.access.authorize_document(doc_id, key)
-        record = p.delete_document(doc_id)
+        record = p.ingestion.delete_document(doc_id)
         return {"deleted": record.doc_id, "filename": record.filename, "collection": record.collection}
 
     def checked(req: QueryRequest, request: Request, key: str | None = Depends(collection_key),
-                p: Pipeline = Depends(get_pipeline)) -> QueryRequest:
-        """Reject a bad question, a collection the key does not open, or a question over the client's quota,
-        before any streaming starts, so the status code can say so."""
+                p: Pipeline = Depends(get_pipeline)) -> Ask:
+        """The question checked once: refused if bad, in a collection the key does not open, or over the client's
+        quota, before any streaming starts, so the status code can say so. Without a ``conversation_id`` a new
+        conversation is started."""
         p.access.authorize(req.collection, key)
-        p.validate_query(req.question, req.collection, req.doc_ids)
-        within_quota(questions, request, "questions")
-        try:
-            req.conversation_id = p.conversations.validate_id(req.conversation_id) if req.conversation_id \
-                else p.conversations.new_id()
-        except ValueError as exc:
-            raise QuestionError(str(exc)) from None
-        return req
+        ask = p.questions.ask(req.question, req.collection, req.doc_ids, req.top_k, req.mode, req.conversation_id,
+                              req.rerank)
+        p.access.count(client(request), "questions")
+        return ask if ask.conversation_id else replace(ask, conversation_id=p.questions.conversation(None))
 
     @app.post("/query", responses=errors(400, 404, 408, 413, 422, 429))
-    def query(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
-        return answer_json(p.answer(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
-                                    req.conversation_id, rerank=req.rerank))
+    def query(ask: Ask = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+        return p.questions.answer(ask).to_dict()
 
     @app.post("/query/stream", response_class=EventSourceResponse, responses=errors(400, 404, 408, 413, 422, 429))
-    def query_stream(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+    def query_stream(ask: Ask = Depends(checked), p: Pipeline = Depends(get_pipeline)):
         try:
-            for kind, payload in p.answer_stream(req.question, req.collection, req.doc_ids, req.top_k, req.mode,
-                                                 req.conversation_id, rerank=req.rerank):
-                if kind == "sources":
-                    yield ServerSentEvent(event="sources", data={"conversation_id": req.conversation_id,
-                                                                 **search_json(payload)})
-                elif kind == "delta":
-                    yield ServerSentEvent(event="delta", data={"text": payload})
-                elif kind == "reset":
-                    yield ServerSentEvent(event="reset", data={"reason": payload})
-                else:
-                    yield ServerSentEvent(event="done", data=answer_json(payload))
+            for event in p.questions.stream(ask):
+                yield ServerSentEvent(event=event.kind, data=event.to_dict())
         except Exception:  # noqa: BLE001 - the stream has started: report, don't crash
             log.exception("query stream failed")  # the details stay in the server's log, never in the reply
             yield ServerSentEvent(event="error", data={"detail": "The answer could not be completed because of an "
@@ -344,7 +299,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         ``X-Highlight-Matched`` the share of the highlighted words found on the page."""
         p.access.authorize_document(doc_id, key)
         try:
-            image = p.page_image(doc_id, page, chunk_id, quote=quote[:5000])
+            image = p.pages.image(doc_id, page, chunk_id, quote=quote[:5000])
         except ValueError as exc:
             return JSONResponse({"detail": str(exc)}, status_code=422)
         return Response(image.png, media_type="image/png", headers={
@@ -353,17 +308,14 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
 
     @app.delete("/conversations/{conversation_id}", responses=errors(422))
     def forget_conversation(conversation_id: str, p: Pipeline = Depends(get_pipeline)):
-        try:
-            p.conversations.reset(p.conversations.validate_id(conversation_id))
-        except ValueError as exc:
-            raise QuestionError(str(exc)) from None
+        p.questions.forget(conversation_id)
         return {"reset": conversation_id}
 
     @app.post("/debug/chunks", responses=errors(400, 404, 408, 413, 422, 429))
-    def debug_chunks(req: QueryRequest = Depends(checked), p: Pipeline = Depends(get_pipeline)):
-        result = p.search(req.question, req.collection, req.doc_ids, req.top_k, req.mode, rerank=req.rerank)
+    def debug_chunks(ask: Ask = Depends(checked), p: Pipeline = Depends(get_pipeline)):
+        result = p.questions.search(ask)
         # No answer here: the ranking's level is the only one there is.
-        return {"question": req.question, **search_json(result), "confidence_level": result.confidence_level,
+        return {"question": ask.question, **result.to_dict(), "confidence_level": result.confidence_level,
                 "timings": result.timings}
 
     if ui:

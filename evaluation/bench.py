@@ -1,7 +1,7 @@
 """Performance on this machine, beside the naive recipe, as ratios measured in the same run.
 
     python -m evaluation.bench [--sizes 1000 10000 100000] [--queries 50] [--docs DIR] [--gold PATH]
-                               [--reranker PATH] [--skip-ingest] [--skip-sizes] [--out evaluation/results]
+                               [--limit N] [--reranker PATH] [--skip-ingest] [--skip-sizes] [--out evaluation/results]
 
 One process, one fresh temporary store, default settings without an LLM; progress on stderr.
 
@@ -27,7 +27,8 @@ names a local cross-encoder, the reranker is timed with a stand-in of the same a
 untrained head, loaded through :class:`retrieval.reranker.Reranker`. Its scores mean nothing but it costs what the
 real model costs; it is never used for quality. Quality uses the ``--reranker`` model when given, else none.
 
-Writes ``bench.md`` and ``bench.json`` (every number, and the README block) to ``--out``.
+Writes ``bench.md`` and ``bench.json`` (every number, and the README block; see :mod:`evaluation.bench_report`) to
+``--out``.
 """
 
 from __future__ import annotations
@@ -44,19 +45,18 @@ from pathlib import Path
 
 import psutil
 
+from evaluation.bench_report import METRICS, REAL_RERANKER, TOP_K, markdown, readme_block
 from evaluation.bench_retrieval import QUESTIONS, add_synthetic, timed
-from evaluation.common import RESULTS, machine, machine_line, now, percentile, write_results
-from evaluation.eval import COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, SEARCH_DEPTH, evaluate, reported_settings
+from evaluation.common import machine, now, percentile, write_results
+from evaluation.eval import SEARCH_DEPTH, evaluate
 from evaluation.gold import load_gold
-from evaluation.metrics import RECALL_KS, first_relevant_rank, summarize
-from evaluation.naive import CHUNK_OVERLAP, CHUNK_SIZE, NaiveIndex
+from evaluation.harness import COLLECTION, add_arguments, reported_settings
+from evaluation.metrics import first_relevant_rank, summarize
+from evaluation.naive import NaiveIndex
 
 STEM = "bench"
-TOP_K = 5  # what the product shows per question
 COPY_COLLECTION = "bench-copy"  # the second collection of the second upload
 SIZE_COLLECTION = "bench"  # where bench_retrieval's synthetic document goes
-REAL_RERANKER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
-METRICS = [f"recall@{k}" for k in RECALL_KS] + ["mrr", "page_hit@1"]
 
 
 def say(message: str) -> None:
@@ -125,9 +125,9 @@ def product_settings(data_dir: Path, reranker: Path | None):
     """Default settings on a fresh store, without an LLM (the benchmark is of what runs on this machine)."""
     from settings import Settings
 
-    settings = Settings(data_dir=data_dir, index_samples=False, reranker_model=str(reranker or REAL_RERANKER))
+    settings = Settings.preset("evaluation", data_dir=data_dir, reranker_model=str(reranker or REAL_RERANKER))
     # An API key in the environment would route answers and query expansion to a remote LLM.
-    return settings.model_copy(update={"groq_api_key": None})
+    return settings.model_copy(update={"groq_api_key": None, "llm_provider": "groq"})
 
 
 @contextmanager
@@ -262,7 +262,7 @@ def documents_part(pipeline, paths: list[Path], questions, reranker) -> dict:
         uploads.append(second_upload(pipeline, path, first))
         say(f"second upload of {path.name}: same collection {1000 * uploads[-1]['same_collection_s']:.1f} ms, "
             f"another collection {uploads[-1]['other_collection_s']:.1f} s (first {first['wall_s']:.1f} s)")
-    pipeline.delete_collection(COPY_COLLECTION)
+    pipeline.ingestion.delete_collection(COPY_COLLECTION)
 
     say("naive recipe: indexing")
     naive = NaiveIndex(pipeline.embedder)
@@ -308,7 +308,7 @@ def size_row(pipeline, n: int, queries: int, reranker) -> dict:
                         "rerank_stage_p50_ms": 1000 * percentile([r.timings["rerank"] for r in results], 50)}
             if rerank:
                 check_reranked(results)
-    pipeline.delete_collection(SIZE_COLLECTION)
+    pipeline.ingestion.delete_collection(SIZE_COLLECTION)
     return row
 
 
@@ -323,179 +323,16 @@ def sizes_part(pipeline, sizes: list[int], queries: int, reranker) -> list[dict]
     return rows
 
 
-# -- report ---------------------------------------------------------------------------------------------------------
-def _f(value, digits: int = 2) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
-def _pdfs(report: dict) -> str:
-    n = len(report["ingestion"]["documents"])
-    return f"{n} PDF{'s' if n != 1 else ''}"
-
-
-def _label(metric: str) -> str:
-    return {"mrr": f"MRR@{max(RECALL_KS)}", "page_hit@1": "page hit@1"}.get(metric, metric)
-
-
-def comparison_table(report: dict, compact: bool = False) -> list[str]:
-    """Product against naive: quality, ingestion s/page and query latency, one row each; ``compact`` keeps
-    recall@1 and @5, MRR, page hit@1, s/page and query p50."""
-    quality, lat = report["quality"], report["latency_documents"]
-    reranked = report["meta"]["quality_reranker"] is not None
-    rows = [("product: hybrid" + (" + reranker" if reranked else ", no reranker"), quality["product"]["overall"],
-             report["ingestion"]["total"]["s_per_page"], lat["product_rerank" if reranked else "product"]),
-            (f"naive: page text, {CHUNK_SIZE}/{CHUNK_OVERLAP} splitter, MiniLM, FAISS", quality["naive"]["overall"],
-             report["naive_ingestion"]["total"]["s_per_page"], lat["naive"])]
-    metrics = ["recall@1", "recall@5", "mrr", "page_hit@1"] if compact else METRICS
-    lines = ["| | " + " | ".join(map(_label, metrics)) + " | ingestion s/page | query p50 ms |" +
-             ("" if compact else " query p95 ms |"), "| --- |" + " ---: |" * (len(metrics) + (2 if compact else 3))]
-    for label, group, per_page, times in rows:
-        lines.append(f"| {label} | " + " | ".join(_f(group[m], 3) for m in metrics) +
-                     f" | {per_page:.2f} | {times['p50_ms']:.0f} |" + ("" if compact else f" {times['p95_ms']:.0f} |"))
-    return lines
-
-
-def ingestion_table(ingestion: dict) -> list[str]:
-    lines = ["| document | pages | chunks | wall s | s/page | read s | chunk s | embed s | index s | "
-             "bare passage embedding s | wall / bare | sentences | sentence embedding s | wall / (bare + sentences) |",
-             "| --- |" + " ---: |" * 13]
-    for r in ingestion["documents"] + [{**ingestion["total"], "doc": "**all**"}]:
-        t = r["timings"]
-        lines.append(f"| {r['doc']} | {r['pages']} | {r['chunks']} | {r['wall_s']:.1f} | {r['s_per_page']:.2f} | "
-                     f"{t['read']:.1f} | {t['chunk']:.2f} | {t['embed']:.1f} | {t['index']:.2f} | "
-                     f"{r['bare_embed_s']:.1f} | {r['x_bare']:.1f}x | {r['sentences']} | {r['sentence_embed_s']:.1f} | "
-                     f"{r['x_bare_and_sentences']:.1f}x |")
-    return lines
-
-
-def upload_table(uploads: list[dict]) -> list[str]:
-    lines = ["| document | first upload s | same collection ms | recognised | another collection ms | "
-             "first / another |", "| --- |" + " ---: |" * 5]
-    for u in uploads:
-        lines.append(f"| {u['doc']} | {u['first_s']:.1f} | {1000 * u['same_collection_s']:.1f} | "
-                     f"{'yes' if u['duplicate'] else 'no'} | {1000 * u['other_collection_s']:.1f} | "
-                     f"{u['speedup_other']:.0f}x |")
-    return lines
-
-
-def sizes_table(rows: list[dict]) -> list[str]:
-    lines = ["| chunks | query p50 ms | query p95 ms | + reranker p50 ms | + reranker p95 ms | "
-             "of it reranking p50 ms | index build s | RSS after build MB | RSS added MB |", "| ---: |" + " ---: |" * 8]
-    for r in rows:
-        lines.append(f"| {r['chunks']:,} | {r['plain']['p50_ms']:.1f} | {r['plain']['p95_ms']:.1f} | "
-                     f"{r['rerank']['p50_ms']:.1f} | {r['rerank']['p95_ms']:.1f} | "
-                     f"{r['rerank']['rerank_stage_p50_ms']:.1f} | {r['build_s']:.1f} | {r['rss_after_mb']:.0f} | "
-                     f"{r['rss_delta_mb']:.0f} |")
-    return lines
-
-
-def reranker_note(meta: dict) -> str:
-    if meta["reranker_standin"]:
-        return (f"Reranker timed with a stand-in of the same architecture as {REAL_RERANKER} (6-layer BERT, hidden "
-                "384, 12 heads, 512 tokens; bundled MiniLM encoder with an untrained head): its cost is the real "
-                "model's, its scores mean nothing, so quality is measured without a reranker.")
-    return f"Reranker: `{meta['reranker']}` (given with --reranker), used for timing and for quality."
-
-
-def markdown(report: dict) -> str:
-    meta, memory = report["meta"], report["memory"]
-    lines = ["# Performance benchmark", "",
-             f"- date: {meta['date']}", f"- machine: {machine_line(meta['machine'])}",
-             f"- command: `{meta['command']}` ({meta['seconds']:.0f} s)",
-             f"- default settings, no LLM, a fresh store; top_k {TOP_K}; {reranker_note(meta)}"]
-    if "quality" in report:
-        lines += ["", "## Product against the naive recipe", "",
-                  f"Same {_pdfs(report)}, {meta['questions']} gold questions "
-                  f"({report['quality']['product']['overall']['n_answerable']} answerable), each searching its own "
-                  "document; a passage is relevant when it holds an evidence string (the evaluation's rule). "
-                  "Query times are per question on these documents (retrieval only, no LLM).", ""]
-        lines += comparison_table(report)
-        lines += ["", "By kind of question:", "", "| | kind | n | " + " | ".join(map(_label, METRICS)) + " |",
-                  "| --- | --- |" + " ---: |" * (len(METRICS) + 1)]
-        for who in ("product", "naive"):
-            for kind, g in report["quality"][who]["by_kind"].items():
-                lines.append(f"| {who} | {kind} | {g['n_answerable']} | " + " | ".join(_f(g[m], 3) for m in METRICS)
-                             + " |")
-        lat = report["latency_documents"]
-        lines += ["", "| on the documents, per question | p50 ms | p95 ms |", "| --- | ---: | ---: |",
-                  f"| product search, no reranker | {lat['product']['p50_ms']:.1f} | {lat['product']['p95_ms']:.1f} |",
-                  f"| product search + reranker | {lat['product_rerank']['p50_ms']:.1f} | "
-                  f"{lat['product_rerank']['p95_ms']:.1f} |",
-                  f"| product search + extractive answer (answer step p50 {lat['answer']['answer_stage_p50_ms']:.1f}"
-                  f" ms) | {lat['answer']['p50_ms']:.1f} | {lat['answer']['p95_ms']:.1f} |",
-                  f"| naive search | {lat['naive']['p50_ms']:.1f} | {lat['naive']['p95_ms']:.1f} |"]
-    if "ingestion" in report:
-        total, naive = report["ingestion"]["total"], report["naive_ingestion"]["total"]
-        lines += ["", "## Ingestion", "",
-                  "Wall time of `Pipeline.ingest` per document (PDF read in an isolated process, chunked, passages "
-                  "and sentences embedded, indexed), and the bare embedding of the same passage texts in one "
-                  "`embedder.encode` call. The embed stage holds the passages and the sentence vectors.", ""]
-        lines += ingestion_table(report["ingestion"])
-        lines += ["", f"The naive recipe: {naive['pages']} pages, {naive['chunks']} chunks in {naive['seconds']:.1f} "
-                  f"s, {naive['s_per_page']:.2f} s/page (product: {total['chunks']} chunks, "
-                  f"{total['s_per_page']:.2f} s/page)."]
-        lines += ["", "## Second upload of the same file", ""] + upload_table(report["second_upload"])
-    if "sizes" in report:
-        lines += ["", "## Query latency by index size", "",
-                  f"Synthetic passages (evaluation/bench_retrieval.py) in the product's store, {meta['queries']} "
-                  f"queries per cell after warm-up, hybrid, top {TOP_K}, query expansion off; the reranker rescores "
-                  f"the best {meta['rerank_candidates']} candidates.", ""]
-        lines += sizes_table(report["sizes"])
-    lines += ["", "## Memory", "", "| resident memory (RSS) | MB |", "| --- | ---: |"]
-    lines += [f"| {label} | {memory[key]:.0f} |" for key, label in MEMORY_LABELS if memory.get(key) is not None]
-    return "\n".join(lines) + "\n"
-
-
-MEMORY_LABELS = [("start_mb", "at start (Python and libraries)"),
-                 ("embedder_mb", "after loading the embedding model"),
-                 ("reranker_mb", "after loading the reranker"),
-                 ("documents_mb", "after the documents (product and naive recipe, this process)"),
-                 ("peak_mb", "peak (ru_maxrss; PDFs are read in another process, not counted)")]
-
-
-def readme_block(report: dict) -> str:
-    """The compact Markdown the README shows between ``<!-- results:bench -->`` markers."""
-    meta = report["meta"]
-    lines = [f"Measured {meta['date'][:10]} on {machine_line(meta['machine'])}.", ""]
-    if "quality" in report:
-        lines += [f"Same {_pdfs(report)} and {meta['questions']} gold questions, each "
-                  "searching its own document:", ""] + comparison_table(report, compact=True) + [""]
-    if "ingestion" in report:
-        t = report["ingestion"]["total"]
-        uploads = report["second_upload"]
-        same_ms = max(1000 * u["same_collection_s"] for u in uploads)
-        other_ms = max(1000 * u["other_collection_s"] for u in uploads)
-        lines += ["| ingestion | s/page | wall / bare passage embedding | wall / (passages + sentence vectors) | "
-                  "same file again, same collection | same file, another collection |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: |",
-                  f"| {t['pages']} pages, {t['chunks']} chunks | {t['s_per_page']:.2f} | {t['x_bare']:.1f}x | "
-                  f"{t['x_bare_and_sentences']:.1f}x | at most {same_ms:.0f} ms | at most {other_ms:.0f} ms (a copy) |",
-                  ""]
-    if "sizes" in report:
-        lines += ["| chunks | query p50 / p95 ms | + reranker p50 / p95 ms | process RSS MB (added by the index) |",
-                  "| ---: | ---: | ---: | ---: |"]
-        for r in report["sizes"]:
-            lines.append(f"| {r['chunks']:,} | {r['plain']['p50_ms']:.0f} / {r['plain']['p95_ms']:.0f} | "
-                         f"{r['rerank']['p50_ms']:.0f} / {r['rerank']['p95_ms']:.0f} | "
-                         f"{r['rss_after_mb']:.0f} (+{r['rss_delta_mb']:.0f}) |")
-        lines.append("")
-    memory = report["memory"]
-    lines.append(f"Retrieval only, no LLM, top {TOP_K}. {reranker_note(meta)} Resident memory "
-                 f"{memory['reranker_mb']:.0f} MB with the models loaded, peak {memory['peak_mb']:.0f} MB.")
-    return "\n".join(lines) + "\n"
-
-
 # -- command line ---------------------------------------------------------------------------------------------------
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m evaluation.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000], help="index sizes, chunks")
     parser.add_argument("--queries", type=int, default=50, help="timed queries per index size and setting")
-    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help="folder of PDFs to ingest")
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD, help="gold JSONL for quality")
     parser.add_argument("--reranker", type=Path, help="a local cross-encoder, used instead of the stand-in")
     parser.add_argument("--skip-ingest", action="store_true", help="skip the documents (ingestion, quality)")
     parser.add_argument("--skip-sizes", action="store_true", help="skip the latency by index size")
-    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for bench.md and bench.json")
+    # --gold: the questions on --docs that measure quality (the first --limit of them).
+    add_arguments(parser, docs="folder of PDFs to ingest (every one of them)", out="bench.md and bench.json")
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.sizes) or args.queries < 1:
         parser.error("--sizes and --queries must be positive")
@@ -516,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     if paths:
         if not args.gold.is_file():
             raise SystemExit(f"error: gold file {args.gold} not found")
-        questions = [q for q in load_gold(args.gold) if q.doc in {p.stem for p in paths}]
+        questions = [q for q in load_gold(args.gold) if q.doc in {p.stem for p in paths}][:args.limit]
 
     memory = {"start_mb": rss_mb()}
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:

@@ -32,11 +32,12 @@ import numpy as np
 import psutil
 from rank_bm25 import BM25Okapi
 
-from evaluation.common import machine, machine_line, now, percentile
-from ingestion.chunking import Chunk
+from evaluation.common import machine, machine_line, markdown_table, now, percentile, write_results
+from evaluation.harness import add_arguments
+from core.types import Chunk, DocumentRecord
 from retrieval.keyword_index import KeywordIndex
 from retrieval.sentence_index import SentenceVectors
-from retrieval.store import DocumentRecord, LocalStore, Store
+from retrieval.store import LocalStore, Store
 from retrieval.tokenize import tokenize
 
 HERE = Path(__file__).resolve().parent
@@ -118,7 +119,7 @@ NIST_PDF = HERE.parent / "data" / "NIST.AI.100-1.pdf"
 
 class LuceneBM25(BM25Okapi):
     """rank-bm25 with Lucene's idf, as the store used before bm25s: the baseline here and the reference that
-    ``tests/test_keyword_index.py`` checks :class:`KeywordIndex`'s scores against.
+    ``tests/unit/retrieval/test_keyword_index.py`` checks :class:`KeywordIndex`'s scores against.
 
     rank-bm25's classic idf is zero or negative for a term in half or more of the passages, so a short document
     would lose its keyword side entirely; Lucene's form stays positive.
@@ -248,12 +249,12 @@ def markdown(report: dict) -> str:
         lines += [f"- date: {report['date']}", f"- machine: {report['machine']}",
                   f"- {report['queries']} questions per row, top_k 5, 50 candidates per side; synthetic passages with "
                   "random unit vectors; questions embedded by the bundled model", "",
-                  "| chunks | mode | p50 ms | p95 ms | of it: embed + FAISS p50 ms | BM25 p50 ms | index build s | "
-                  "index memory MB |", "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for r in report["rows"]:
-            lines.append(f"| {r['chunks']} | {r['mode']} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | "
-                         f"{r['embed_and_semantic_p50_ms']:.1f} | {r['keyword_p50_ms']:.1f} | "
-                         f"{r['index_build_s']:.1f} | {r['index_rss_mb']:.0f} |")
+                  markdown_table(["chunks", "mode", "p50 ms", "p95 ms", "of it: embed + FAISS p50 ms", "BM25 p50 ms",
+                                  "index build s", "index memory MB"],
+                                 [[r["chunks"], r["mode"], f"{r['p50_ms']:.1f}", f"{r['p95_ms']:.1f}",
+                                   f"{r['embed_and_semantic_p50_ms']:.1f}", f"{r['keyword_p50_ms']:.1f}",
+                                   f"{r['index_build_s']:.1f}", f"{r['index_rss_mb']:.0f}"] for r in report["rows"]],
+                                 "rlr")]
     if "keyword" in report:
         kw = report["keyword"]
         lines += ["", "## Keyword side alone: rank-bm25 against bm25s", "", f"- date: {kw['date']}",
@@ -262,13 +263,12 @@ def markdown(report: dict) -> str:
                   f"questions tokenised the same way, {kw['queries']} queries per row, top {kw['k']}; rank-bm25 is "
                   "`LuceneBM25.get_scores` and the store's top-k, bm25s is `KeywordIndex.search`; memory is what the "
                   "built index holds (tracemalloc), tokens excluded", "",
-                  "| chunks | engine | query p50 ms | query p95 ms | build s | index memory MB | "
-                  f"same top {kw['k']} rows as rank-bm25 | tokenise s |",
-                  "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for r in kw["rows"]:
-            lines.append(f"| {r['chunks']} | {r['engine']} | {r['p50_ms']:.2f} | {r['p95_ms']:.2f} | "
-                         f"{r['build_s']:.2f} | {r['memory_mb']:.1f} | {r['same_top_k']}/{r['questions']} | "
-                         f"{r['tokenize_s']:.2f} |")
+                  markdown_table(["chunks", "engine", "query p50 ms", "query p95 ms", "build s", "index memory MB",
+                                  f"same top {kw['k']} rows as rank-bm25", "tokenise s"],
+                                 [[r["chunks"], r["engine"], f"{r['p50_ms']:.2f}", f"{r['p95_ms']:.2f}",
+                                   f"{r['build_s']:.2f}", f"{r['memory_mb']:.1f}",
+                                   f"{r['same_top_k']}/{r['questions']}", f"{r['tokenize_s']:.2f}"]
+                                  for r in kw["rows"]], "rlr")]
         worst = max((r["max_rel_score_diff"] for r in kw["rows"]), default=0.0)
         lines += ["", f"Largest relative score difference between the two: {worst:.1e} (bm25s keeps float32)."]
         if kw.get("tokenize_real"):
@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m evaluation.bench_retrieval", description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--queries", type=int, default=50)
-    parser.add_argument("--out", type=Path, default=HERE / "results")
+    add_arguments(parser, gold=False, docs=None, out="bench_retrieval.md and .json")
     parser.add_argument("--keyword-only", action="store_true",
                         help="only the keyword comparison (rank-bm25 against bm25s); keeps an earlier store part")
     args = parser.parse_args(argv)
@@ -293,9 +293,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         report = run(args.sizes, args.queries)
     report["keyword"] = keyword_comparison(args.sizes, args.queries)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "bench_retrieval.json").write_text(json.dumps(report, indent=2))
-    (args.out / "bench_retrieval.md").write_text(markdown(report))
+    write_results("bench_retrieval", markdown(report), report, args.out)
     print(markdown(report))
 
 

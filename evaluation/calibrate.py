@@ -30,11 +30,10 @@ import statistics
 import sys
 from collections.abc import Callable, Sequence
 from itertools import product
-from pathlib import Path
 
-from evaluation.common import machine, machine_line, now, write_results
-from evaluation.eval import COLLECTION
+from evaluation.common import machine, machine_line, markdown_table, now, write_results
 from evaluation.families import FAMILIES, family, open_pipeline
+from evaluation.harness import COLLECTION, add_arguments
 from evaluation.metrics import first_relevant_rank
 
 STEM = "calibration"
@@ -150,33 +149,51 @@ def _f(value) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def _bold(text: str, bold: bool) -> str:
+    return f"**{text}**" if bold else text
+
+
 def curve_table(curve: dict[float, dict[str, dict]], chosen: float) -> str:
     head = ["answer threshold"] + [f"{f}: false abstention / abstains on unanswerable / cites gold page"
                                    for f in (*FAMILIES, "all")]
-    lines = ["| " + " | ".join(head) + " |", "| ---: |" + " --- |" * (len(head) - 1)]
-    for t, fams in curve.items():
-        cells = [" / ".join(_f(fams[f][k]) for k in ("false_abstention", "abstains_unanswerable", "cites_gold_page"))
-                 for f in (*FAMILIES, "all")]
-        mark = "**" if t == chosen else ""
-        lines.append(f"| {mark}{t:.2f}{mark} | " + " | ".join(f"{mark}{c}{mark}" for c in cells) + " |")
-    return "\n".join(lines)
+    rows = [[_bold(c, t == chosen) for c in
+             [f"{t:.2f}", *(" / ".join(_f(fams[f][k]) for k in ("false_abstention", "abstains_unanswerable",
+                                                                 "cites_gold_page")) for f in (*FAMILIES, "all"))]]
+            for t, fams in curve.items()]
+    return markdown_table(head, rows, "rl")
 
 
 def comparison_table(rows: list[tuple[str, dict[str, dict]]], keys: Sequence[str]) -> str:
-    head = ["family", "settings", *keys]
-    lines = ["| " + " | ".join(head) + " |", "| --- | --- |" + " ---: |" * len(keys)]
-    for name in (*FAMILIES, "all"):
-        for label, fams in rows:
-            lines.append(f"| {name} | {label} | " + " | ".join(_f(fams[name][k]) for k in keys) + " |")
-    return "\n".join(lines)
+    return markdown_table(["family", "settings", *keys],
+                          [[name, label, *(_f(fams[name][k]) for k in keys)]
+                           for name in (*FAMILIES, "all") for label, fams in rows], "llr")
+
+
+def label_table(by_label: dict[float, list[dict]], default: float) -> str:
+    """Retrieval per family at every label weight, the default in bold."""
+    head = ["label weight", *(f"{f}: recall@1 / recall@k / MRR" for f in (*FAMILIES, "all"))]
+    return markdown_table(head, [[_bold(f"{w:.2f}", w == default), *(
+        "{recall@1:.2f} / {recall@k:.2f} / {mrr:.2f}".format(**by_family(by_label[w], retrieval_summary)[f])
+        for f in (*FAMILIES, "all"))] for w in LABEL_WEIGHTS], "rl")
+
+
+def choice_table(docs: Sequence[str], chosen: dict, r_chosen: dict, l_chosen: dict) -> str:
+    """The setting chosen for each held-out document."""
+    head = ["held-out document", "answer threshold", "name support", "focus support", "keyword weight",
+            "sentence weight", "section in BM25", "label weight"]
+    rows = [[doc, f"{chosen[doc].answer_threshold:.2f}", f"{chosen[doc].unknown_name_support:.2f}",
+             f"{chosen[doc].absent_focus_support:.2f}", f"{r_chosen[doc][0]:.2f}", f"{r_chosen[doc][1]:.2f}",
+             "on" if r_chosen[doc][2] else "off", f"{l_chosen[doc]:.2f}"] for doc in docs]
+    return markdown_table(head, rows, "lr")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.calibrate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--top-k", type=int, default=8)
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
+    # The questions and the store are evaluation.families' (its cached store, shared).
+    add_arguments(parser, gold=False, docs=None, out="calibration.md and calibration.json", store=True,
+                  overrides=True, top_k=8)
     args = parser.parse_args(argv)
-    pipeline, questions, ingests = open_pipeline()
+    pipeline, questions, ingests = open_pipeline(args.rebuild, args.cache, **args.overrides)
     doc_ids = {doc: rec["doc_id"] for doc, rec in ingests.items()}
     docs = sorted(doc_ids)
     s = pipeline.settings
@@ -213,12 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     labels = [s.label_weight] + [w for w in LABEL_WEIGHTS if w != s.label_weight]
     by_label = {w: retrieval_rows(pipeline, questions, doc_ids, args.top_k, *default, label_weight=w) for w in labels}
     l_chosen, l_held_out = leave_one_out(labels, by_label, mrr, docs)
-    label_curve = "\n".join(
-        f"| {'**' if w == s.label_weight else ''}{w:.2f}{'**' if w == s.label_weight else ''} | " + " | ".join(
-            "{recall@1:.2f} / {recall@k:.2f} / {mrr:.2f}".format(**by_family(by_label[w], retrieval_summary)[f])
-            for f in (*FAMILIES, "all")) + " |" for w in LABEL_WEIGHTS)
-    label_curve = ("| label weight | " + " | ".join(f"{f}: recall@1 / recall@k / MRR" for f in (*FAMILIES, "all"))
-                   + " |\n| ---: | --- | --- | --- | --- |\n" + label_curve)
+    label_curve = label_table(by_label, s.label_weight)
 
     answer_keys = ("abstains_unanswerable", "false_abstention", "cites_gold_page", "balanced_accuracy")
     answer_table = comparison_table([
@@ -234,13 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         ("label weight 0 (off), others default", by_family(by_label[0.0], retrieval_summary)),
         ("label weight leave-one-document-out", by_family(l_held_out, retrieval_summary))],
         ("recall@1", "recall@k", "mrr"))
-    choices = "\n".join(
-        f"| {doc} | {chosen[doc].answer_threshold:.2f} | {chosen[doc].unknown_name_support:.2f} | "
-        f"{chosen[doc].absent_focus_support:.2f} | {r_chosen[doc][0]:.2f} | {r_chosen[doc][1]:.2f} | "
-        f"{'on' if r_chosen[doc][2] else 'off'} | {l_chosen[doc]:.2f} |" for doc in docs)
-    choice_table = ("| held-out document | answer threshold | name support | focus support | keyword weight | "
-                    "sentence weight | section in BM25 | label weight |\n"
-                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" + choices)
+    choices = choice_table(docs, chosen, r_chosen, l_chosen)
     date = now()
     block = (
         f"Measured {date[:10]} on {machine_line(machine())}; {len(questions)} dev questions, top {args.top_k}, "
@@ -248,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Answers (balanced accuracy: the mean of the abstention on unanswerable questions and the answer rate on "
         f"answerable ones):\n\n{answer_table}\n\nRetrieval (MRR of the evidence in the top {args.top_k}):\n\n"
         f"{retrieval_table}\n\nLabel weight (the other weights at their defaults):\n\n{label_curve}\n\n"
-        f"Chosen per held-out document:\n\n{choice_table}\n\n"
+        f"Chosen per held-out document:\n\n{choices}\n\n"
         f"Proposed (medians of the choices): answer threshold {proposal.answer_threshold:.2f}, name support "
         f"{proposal.unknown_name_support:.2f}, focus support {proposal.absent_focus_support:.2f}.\n\n"
         f"Trade-off (answer threshold; false abstention / abstains on unanswerable / cites a gold page):\n\n"

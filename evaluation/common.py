@@ -1,8 +1,10 @@
-"""What every evaluation runner shares: the machine description, percentiles, and writing results.
+"""What every evaluation runner shares for its report: the machine description, percentiles, Markdown tables,
+writing results, and a live server.
 
 Each runner writes ``evaluation/results/<stem>.md`` (for people) and ``<stem>.json`` (for programs). The JSON may
 carry a ``readme`` string: the Markdown block that ``python -m evaluation.readme`` puts into the README between
 ``<!-- results:<stem> -->`` and ``<!-- /results:<stem> -->``, so the README's figures are always a run's output.
+The arguments and the cached product pipeline of the runners are :mod:`evaluation.harness`'s.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -71,6 +73,31 @@ def percentile(values: Sequence[float], q: float) -> float | None:
     if len(values) == 0:
         return None
     return float(np.percentile(np.asarray(values, dtype=float), q))
+
+
+def markdown_table(head: Sequence[str], rows: Iterable[Sequence[object]], align: str = "l") -> str:
+    """A Markdown table: the header line, the separator and one line per row, without a trailing newline.
+
+    ``align`` has one letter per column, ``l`` (left) or ``r`` (right, for figures); its last letter goes on for the
+    columns after it, so ``"lr"`` is a label column then figures. A cell is shown as ``str(cell)``, None as "–";
+    numbers are formatted by the caller, which knows how many digits each column deserves.
+
+    >>> print(markdown_table(["kind", "n", "recall@1"], [["lexical", 3, "0.67"], ["all", 4, None]], "lr"))
+    | kind | n | recall@1 |
+    | --- | ---: | ---: |
+    | lexical | 3 | 0.67 |
+    | all | 4 | – |
+    """
+    if not align or set(align) - {"l", "r"}:
+        raise ValueError(f"align takes the letters l and r, got {align!r}")
+    marks = [{"l": "---", "r": "---:"}[align[min(i, len(align) - 1)]] for i in range(len(head))]
+
+    def line(cells: Sequence[object]) -> str:
+        if len(cells) != len(head):
+            raise ValueError(f"a row of {len(cells)} cells in a table of {len(head)} columns: {cells!r}")
+        return "| " + " | ".join("–" if c is None else str(c) for c in cells) + " |"
+
+    return "\n".join([line(head), line(marks), *(line(row) for row in rows)])
 
 
 def write_results(stem: str, markdown: str, payload: dict, out: Path = RESULTS) -> tuple[Path, Path]:

@@ -3,8 +3,8 @@ without the cross-encoder.
 
     python -m evaluation.compare [--strategies ...] [--sizes 500 1000 1500] [--overlaps 0 150]
                                  [--fusions weighted rrf] [--rerank off on] [--reranker MODEL]
-                                 [--gold PATH] [--docs DIR] [--out evaluation/results] [--cache evaluation/.cache]
-                                 [--limit N] [--rebuild]
+                                 [--gold PATH] [--limit N] [--docs DIR] [--out evaluation/results]
+                                 [--cache evaluation/.cache] [--rebuild] [--set NAME=VALUE ...]
 
 Every chunking configuration gets its own store under ``<cache>/grid/<settings hash>``, into which each gold
 document is ingested once; the search-time variants (fusion, reranking) then run over that same store, so nothing
@@ -16,17 +16,16 @@ is ingested per question or per variant. Each question searches its own document
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from evaluation.common import RESULTS, load_average, machine, machine_line, now, write_results
-from evaluation.eval import (CACHE_ROOT, DEFAULT_DOCS, DEFAULT_GOLD, evaluate, ingest_docs, reported_settings,
-                             settings_digest)
+from evaluation.common import load_average, machine, machine_line, markdown_table, now, write_results
+from evaluation.eval import evaluate
 from evaluation.gold import load_gold
+from evaluation.grid_chart import chart_rows, write_chart
+from evaluation.harness import add_arguments, open_store, reported_settings
 from evaluation.metrics import summarize
 
 STRATEGIES = ("fixed_size", "recursive_char", "semantic")
@@ -37,10 +36,6 @@ NO_OVERLAP = {"semantic"}
 ACC_KS = (1, 3, 5)
 MODE, SCOPE = "hybrid", "doc"  # fusion only matters in hybrid mode; doc scope as in evaluation.eval
 README_IMAGE = "evaluation/results/grid.png"  # the README lives at the repository root
-CHART_SIZE = (12, 6)  # inches, at CHART_DPI: 1200 x 600 px
-CHART_DPI = 100
-# Tick labels: the full names of neighbouring groups run into each other at 15 configurations.
-_SHORT = {"fixed_size": "fixed", "recursive_char": "recursive", "semantic": "semantic"}
 
 _COLUMNS = (["strategy", "size", "overlap", "fusion", "rerank"] + [f"Acc@{k}" for k in ACC_KS]
             + ["MRR", "page hit@1", "abstain (unanswerable)", "false abstention", "chunks", "mean chars",
@@ -124,7 +119,7 @@ def ingestion_summary(records: dict[str, dict], chunk_lengths: Sequence[int]) ->
 
     Parameters
     ----------
-    records : doc -> record from :func:`evaluation.eval.ingest_docs` (``pages``, ``chunks``, ``seconds``,
+    records : doc -> record from :func:`evaluation.harness.ingest_docs` (``pages``, ``chunks``, ``seconds``,
         ``reused``).
     chunk_lengths : characters of every stored chunk of those documents.
 
@@ -199,14 +194,8 @@ def _cells(row: dict) -> list[str]:
 
 def render_table(rows: Sequence[dict], best: int | None = None) -> str:
     """Markdown table of the grid rows in the order given; row ``best`` is set in bold."""
-    lines = ["| " + " | ".join(_COLUMNS) + " |",
-             "| " + " | ".join("---" if i < 5 else "---:" for i in range(len(_COLUMNS))) + " |"]
-    for i, row in enumerate(rows):
-        cells = _cells(row)
-        if i == best:
-            cells = [f"**{c}**" for c in cells]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return markdown_table(_COLUMNS, [[f"**{c}**" for c in _cells(row)] if i == best else _cells(row)
+                                     for i, row in enumerate(rows)], "lllllr")
 
 
 def reranker_note(status: dict, requested: bool) -> str:
@@ -218,104 +207,6 @@ def reranker_note(status: dict, requested: bool) -> str:
     # The pipeline's message ends with a full stop and names the environment variable; the grid has its own flag.
     error = (status["error"] or "the cross-encoder did not load").rstrip(". ")
     return f"reranking: not measured — {error}; pass --reranker PATH to a local cross-encoder folder"
-
-
-def chart_rows(rows: Sequence[dict]) -> list[dict]:
-    """The rows the chart shows: one per chunking configuration, with weighted fusion and rerank off.
-
-    When those were not run, the first fusion that was, and rerank off when it was run.
-    """
-    if not rows:
-        return []
-    fusions = [r["fusion"] for r in rows]
-    fusion = "weighted" if "weighted" in fusions else fusions[0]
-    rerank = False if any(not r["rerank"] for r in rows if r["fusion"] == fusion) else True
-    return [r for r in rows if r["fusion"] == fusion and r["rerank"] == rerank]
-
-
-def write_chart(rows: Sequence[dict], path: Path, title: str) -> Path:
-    """Grouped bars of Acc@1, Acc@5 and MRR per chunking configuration, ingestion s/page on a twin axis.
-
-    Parameters
-    ----------
-    rows : one row per configuration (see :func:`chart_rows`).
-    path : the PNG to write.
-    title : chart title.
-
-    Notes
-    -----
-    Drawn on a Figure with the Agg canvas directly, not through pyplot, so no GUI backend or global figure state
-    is involved and the same rows always give the same PNG.
-    """
-    import numpy as np
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=CHART_SIZE, dpi=CHART_DPI)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    ax.set_title(title, fontsize=11)
-    if not rows:
-        ax.text(0.5, 0.5, "no rows measured", ha="center", va="center", transform=ax.transAxes)
-        ax.set_axis_off()
-    else:
-        x = np.arange(len(rows))
-        width = 0.26
-        series = [("acc@1", "Acc@1", "#4c72b0"), ("acc@5", "Acc@5", "#55a868"), ("mrr", "MRR", "#dd8452")]
-        for j, (key, name, colour) in enumerate(series):
-            # A metric that does not apply (None) is drawn as no bar rather than as a misleading zero.
-            values = [np.nan if r[key] is None else r[key] for r in rows]
-            ax.bar(x + (j - 1) * width, values, width, label=name, color=colour)
-        # Headroom above 1.0 keeps the legend clear of the tallest bars.
-        ax.set_ylim(0, 1.2)
-        ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-        ax.set_ylabel("share of answerable questions / MRR")
-        # At least four groups' width, centred, so a run of one or two configurations does not draw slabs.
-        pad = max(0.0, (4 - len(rows)) / 2)
-        ax.set_xlim(-0.5 - pad, len(rows) - 0.5 + pad)
-        ax.set_xticks(x)
-        ax.set_xticklabels([f"{_SHORT.get(r['strategy'], r['strategy'])}\n{r['size']} / "
-                            f"{'–' if r['overlap'] is None else r['overlap']}" for r in rows], fontsize=8)
-        ax.set_xlabel("strategy (fixed_size, recursive_char, semantic), chunk size / overlap in characters")
-        ax.grid(axis="y", alpha=0.3)
-        ax.set_axisbelow(True)
-        twin = ax.twinx()
-        per_page = [np.nan if r["seconds_per_page"] is None else r["seconds_per_page"] for r in rows]
-        twin.plot(x, per_page, linestyle="none", marker="D", color="black", label="ingestion s/page")
-        finite = [v for v in per_page if not np.isnan(v)]
-        twin.set_ylim(0, max(finite) * 1.25 if finite else 1)
-        twin.set_ylabel("ingestion seconds per page")
-        handles, labels = ax.get_legend_handles_labels()
-        more, more_labels = twin.get_legend_handles_labels()
-        ax.legend(handles + more, labels + more_labels, loc="upper left", fontsize=8, ncols=4)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # No software version in the metadata, so a matplotlib upgrade alone does not change the file.
-    fig.savefig(path, format="png", metadata={"Software": None})
-    return path
-
-
-def _open_pipeline(store: Path, config: ChunkConfig, fusion: str, args: argparse.Namespace):
-    from pipeline import Pipeline
-    from settings import Settings
-
-    return Pipeline(Settings(index_samples=False, data_dir=store, fusion=fusion, reranker_model=args.reranker,
-                             reranker_enabled="on" in args.rerank, **config.settings()))
-
-
-def _prepare_store(config: ChunkConfig, cache: Path, rebuild: bool) -> tuple[Path, Path]:
-    """The store folder and ingestion record of ``config``, emptied first with ``rebuild``."""
-    from settings import Settings
-
-    digest = settings_digest(Settings(index_samples=False, **config.settings()))
-    store = cache / "grid" / digest
-    record = cache / "grid" / f"{digest}.ingest.json"
-    if rebuild and store.exists():
-        shutil.rmtree(store)
-    if not store.exists():
-        # Recorded timings belong to a store that is gone; keeping them would hide this run's real cost.
-        record.unlink(missing_ok=True)
-    return store, record
 
 
 def _chunk_lengths(pipeline, doc_ids: Iterable[str]) -> list[int]:
@@ -341,12 +232,12 @@ def run_config(config: ChunkConfig, questions, args: argparse.Namespace) -> tupl
     reranker : dict
         ``model``, ``loaded`` and ``error`` of the cross-encoder as this configuration's pipeline found it.
     """
-    store, record_path = _prepare_store(config, args.cache, args.rebuild)
     fusions = list(dict.fromkeys(args.fusions))
-    first = _open_pipeline(store, config, fusions[0], args)
-    docs = sorted({q.doc for q in questions})
-    records = ingest_docs(first, docs, args.docs, record_path)
-    doc_ids = {doc: rec["doc_id"] for doc, rec in records.items()}
+    settings = {**args.overrides, **config.settings(), "fusion": fusions[0], "reranker_model": args.reranker,
+                "reranker_enabled": "on" in args.rerank}
+    store = open_store(sorted({q.doc for q in questions}), args.docs, cache=args.cache / "grid", rebuild=args.rebuild,
+                       **settings)
+    first, records, doc_ids = store.pipeline, store.documents, store.doc_ids
     ingestion = ingestion_summary(records, _chunk_lengths(first, doc_ids.values()))
     cost = "timings unknown (rerun with --rebuild)" if ingestion["seconds"] is None else \
         f"{ingestion['seconds']:.1f} s ({ingestion['seconds_per_page']:.2f} s/page)"
@@ -355,7 +246,7 @@ def run_config(config: ChunkConfig, questions, args: argparse.Namespace) -> tupl
 
     reranker = {"model": first.reranker.model_name, "loaded": first.reranker.load(), "error": first.reranker.error}
     # Pipelines for the other fusions open the store after ingestion: a store is read from disk when opened.
-    pipelines = {fusions[0]: first, **{f: _open_pipeline(store, config, f, args) for f in fusions[1:]}}
+    pipelines = {fusions[0]: first, **{f: store.reopen(fusion=f) for f in fusions[1:]}}
     rows = []
     for fusion, rerank in search_variants(fusions, args.rerank, reranker["loaded"]):
         started = time.perf_counter()
@@ -365,7 +256,7 @@ def run_config(config: ChunkConfig, questions, args: argparse.Namespace) -> tupl
         row["questions"] = {r["id"]: {"rank": r["rank"], "abstained": r["abstained"]} for r in per_question}
         rows.append(row)
         print(_progress(fusion, rerank, row, time.perf_counter() - started), file=sys.stderr)
-    return rows, {**ingestion, "store": str(store), "documents": records}, reranker
+    return rows, {**ingestion, "store": str(store.path), "documents": records}, reranker
 
 
 def render_report(table: str, meta: dict) -> str:
@@ -432,21 +323,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rerank", nargs="+", choices=RERANK, default=list(RERANK))
     parser.add_argument("--reranker", default=None, metavar="MODEL",
                         help="cross-encoder: local folder or hub id (default: the settings' reranker_model)")
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD, help="gold JSONL file")
-    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help="folder holding <doc>.pdf")
-    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for grid.md, grid.json and grid.png")
-    parser.add_argument("--cache", type=Path, default=CACHE_ROOT, help="stores go under <cache>/grid")
-    parser.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N gold questions")
-    parser.add_argument("--rebuild", action="store_true",
-                        help="delete each configuration's cached store first (after changing reading/chunking code)")
+    # The stores go under <cache>/grid; --rebuild empties each configuration's store first.
+    add_arguments(parser, out="grid.md, grid.json and grid.png", store=True, overrides=True)
     args = parser.parse_args(argv)
     # The pipeline's own limits, checked here so a typo fails before any ingestion rather than mid-grid.
     if any(not 100 <= s <= 20000 for s in args.sizes):
         parser.error(f"--sizes must be between 100 and 20000 characters, got {args.sizes}")
     if any(o < 0 for o in args.overlaps):
         parser.error(f"--overlaps must be at least 0, got {args.overlaps}")
-    if args.limit is not None and args.limit < 1:
-        parser.error(f"--limit must be at least 1, got {args.limit}")
     if args.reranker is None:
         from settings import Settings
 
@@ -487,7 +371,8 @@ def main(argv: list[str] | None = None) -> int:
         "elapsed_seconds": round(time.perf_counter() - started, 1),
         # Ingestion and question timings depend on what else the machine was doing; this says how busy it was.
         "load_average": load_at_start, "load_average_end": load_average(),
-        "settings": _shared_settings(Settings(index_samples=False, reranker_model=args.reranker)),
+        "settings": _shared_settings(Settings.preset("evaluation",
+                                                     **{**args.overrides, "reranker_model": args.reranker})),
     }
     shown = chart_rows(rows)
     variant = f" ({shown[0]['fusion']} fusion, rerank {'on' if shown[0]['rerank'] else 'off'})" if shown else ""

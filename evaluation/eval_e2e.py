@@ -1,7 +1,7 @@
 """End-to-end answers on the gold set, through the product's own answer stream, with an optional LLM judge.
 
-    python -m evaluation.eval_e2e [--gold PATH] [--docs DIR] [--scope doc|collection] [--top-k N] [--limit N]
-                                  [--out evaluation/results] [--cache DIR] [--rebuild]
+    python -m evaluation.eval_e2e [--scope doc|collection] [--top-k N] [--gold PATH] [--limit N] [--docs DIR]
+                                  [--out evaluation/results] [--cache DIR] [--rebuild] [--set NAME=VALUE ...]
                                   [--no-judge] [--judge-model NAME] [--judge-max-tokens N]
 
 Every question is answered by ``Pipeline.answer_stream``, as the product answers it: extractive (sentences quoted
@@ -19,17 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluation import eval as retrieval_eval
-from evaluation.common import load_average, machine, machine_line, now, write_results
-from evaluation.eval import COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, ingest_docs, reported_settings, \
-    settings_digest
+from evaluation.common import load_average, machine, machine_line, markdown_table, now, write_results
 from evaluation.gold import GoldQuestion, load_gold
+from evaluation.harness import COLLECTION, add_arguments, open_store, reported_settings
 from evaluation.judge import DEFAULT_BUDGET, Judge
 from evaluation.metrics import JUDGE_SCORES, LATENCIES, cites_gold_page, evidence_in_answer, \
     first_citation_on_gold_page, summarize_answers
@@ -40,48 +37,18 @@ NO_LLM = "no LLM configured: set GROQ_API_KEY"
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m evaluation.eval_e2e", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD, help="gold JSONL file")
-    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help="folder holding <doc>.pdf")
     parser.add_argument("--scope", choices=("doc", "collection"), default="doc",
                         help="search only the question's document, or all gold documents in the store")
-    parser.add_argument("--top-k", type=int, default=5, help="passages given to the answerer (1-50)")
-    parser.add_argument("--limit", type=int, default=None, help="answer only the first N questions (quick runs)")
-    parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for the report files")
-    parser.add_argument("--cache", type=Path, default=None,
-                        help="folder of cached stores (default: evaluation/.cache, shared with evaluation.eval)")
-    parser.add_argument("--rebuild", action="store_true",
-                        help="delete the cached store first (after changing reading/chunking code)")
-    parser.add_argument("--no-judge", action="store_true", help="do not judge answers even if an LLM is set")
-    parser.add_argument("--judge-model", default=None, help="judging model (default: the settings' llm_model)")
-    parser.add_argument("--judge-max-tokens", type=int, default=DEFAULT_BUDGET,
-                        help="most prompt + completion tokens the judge may spend in this run")
+    add_arguments(parser, out="the report files", store=True, overrides=True, top_k=5)
+    group = parser.add_argument_group("judge")
+    group.add_argument("--no-judge", action="store_true", help="do not judge answers even if an LLM is set")
+    group.add_argument("--judge-model", default=None, help="judging model (default: the settings' llm_model)")
+    group.add_argument("--judge-max-tokens", type=int, default=DEFAULT_BUDGET,
+                       help="most prompt + completion tokens the judge may spend in this run")
     args = parser.parse_args(argv)
-    if not 1 <= args.top_k <= 50:
-        parser.error(f"--top-k must be between 1 and 50, got {args.top_k}")
-    if args.limit is not None and args.limit < 1:
-        parser.error(f"--limit must be at least 1, got {args.limit}")
     if args.judge_max_tokens < 0:
         parser.error(f"--judge-max-tokens must be at least 0, got {args.judge_max_tokens}")
     return args
-
-
-def open_pipeline(cache_root: Path, rebuild: bool):
-    """The product pipeline over the cached store for the current settings; returns it and the ingestion record.
-
-    The store and its ingestion record are :mod:`evaluation.eval`'s, so both runners share one index.
-    """
-    from pipeline import Pipeline
-    from settings import Settings
-
-    digest = settings_digest(Settings(index_samples=False))
-    store = cache_root / digest
-    record_path = cache_root / f"{digest}.ingest.json"
-    if rebuild and store.exists():
-        shutil.rmtree(store)
-    if not store.exists():
-        # Recorded timings belong to a store that is gone.
-        record_path.unlink(missing_ok=True)
-    return Pipeline(Settings(data_dir=store, index_samples=False)), record_path
 
 
 # -- answering ----------------------------------------------------------------------------------------------
@@ -94,16 +61,16 @@ def stream_answer(pipeline, q: GoldQuestion, doc_ids: dict[str, str], scope: str
     first_text = retrieval = None
     resets = 0
     started = time.perf_counter()
-    for kind, payload in pipeline.answer_stream(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k):
+    for event in pipeline.answer_stream(q.question, collection=COLLECTION, doc_ids=scope_ids, top_k=top_k):
         elapsed = (time.perf_counter() - started) * 1000
-        if kind == "sources":
-            result, retrieval = payload, elapsed
-        elif kind == "delta" and first_text is None and payload:
+        if event.kind == "sources":
+            result, retrieval = event.result, elapsed
+        elif event.kind == "delta" and first_text is None and event.text:
             first_text = elapsed
-        elif kind == "reset":
+        elif event.kind == "reset":
             resets += 1
-        elif kind == "done":
-            final = payload
+        elif event.kind == "done":
+            final = event.result
     total = (time.perf_counter() - started) * 1000
     latencies = {"retrieval_ms": _ms(retrieval), "first_text_ms": _ms(first_text), "total_ms": _ms(total)}
     return result, final, latencies, resets
@@ -219,11 +186,9 @@ def markdown_tables(summary: dict) -> str:
 
 
 def _table(summary: dict, columns: list[tuple[str, str]]) -> str:
-    lines = ["| kind | " + " | ".join(label for _, label in columns) + " |",
-             "| --- | " + " | ".join("---:" for _ in columns) + " |"]
-    for name, group in list(summary["by_kind"].items()) + [("all", summary["overall"])]:
-        lines.append(f"| {name} | " + " | ".join(_cell(key, group[key]) for key, _ in columns) + " |")
-    return "\n".join(lines)
+    groups = list(summary["by_kind"].items()) + [("all", summary["overall"])]
+    return markdown_table(["kind", *(label for _, label in columns)],
+                          [[name, *(_cell(key, group[key]) for key, _ in columns)] for name, group in groups], "lr")
 
 
 def _cell(key: str, value) -> str:
@@ -325,18 +290,17 @@ def _load_text(load: dict) -> str:
 
 def per_question_table(rows: list[dict]) -> str:
     """One line per question: outcome, checks, cited pages, time and the judge's scores."""
-    lines = ["| id | kind | answered | mode | evidence in answer | cites gold page | first citation on gold page | "
-             "cited pages | total (ms) | judge c/f/r |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | ---: | --- |"]
-    for r in rows:
+    def cells(r: dict) -> list:
         # Two quotes from one page (different passages) are two citations but one page to show.
         cited = dict.fromkeys(f"{c['doc']} p{c['page']}" + (f"-{c['page_end']}" if c["page_end"] > c["page"] else "")
                               for c in r["citations"])
-        lines.append(f"| {r['id']} | {r['kind']} | {_flag(not r['abstained'])} | {r['mode']} | "
-                     f"{_flag(r['evidence_in_answer'])} | {_flag(r['cites_gold_page'])} | "
-                     f"{_flag(r['first_citation_on_gold_page'])} | {', '.join(cited) or '–'} | "
-                     f"{r['total_ms']:.0f} | {verdict_text(r['judge'])} |")
-    return "\n".join(lines)
+        return [r["id"], r["kind"], _flag(not r["abstained"]), r["mode"], _flag(r["evidence_in_answer"]),
+                _flag(r["cites_gold_page"]), _flag(r["first_citation_on_gold_page"]), ", ".join(cited) or "–",
+                f"{r['total_ms']:.0f}", verdict_text(r["judge"])]
+
+    return markdown_table(["id", "kind", "answered", "mode", "evidence in answer", "cites gold page",
+                           "first citation on gold page", "cited pages", "total (ms)", "judge c/f/r"],
+                          [cells(r) for r in rows], "llllllllrl")
 
 
 # -- main ---------------------------------------------------------------------------------------------------
@@ -353,15 +317,12 @@ def make_judge(settings, args) -> tuple[Judge | None, dict]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    questions = load_gold(args.gold)
-    total = len(questions)
-    if args.limit:
-        questions = questions[: args.limit]
-    try:
-        pipeline, record_path = open_pipeline(args.cache or retrieval_eval.CACHE_ROOT, args.rebuild)
-    except ModuleNotFoundError as err:
-        raise SystemExit(f"error: cannot import the product pipeline ({err}); run from the repository root")
-    settings = pipeline.settings
+    every = load_gold(args.gold)
+    questions = every[:args.limit]
+    # The store is evaluation.eval's (the same settings give the same hash), so both runners share one index.
+    store = open_store(sorted({q.doc for q in questions}), args.docs, cache=args.cache, rebuild=args.rebuild,
+                       **args.overrides)
+    pipeline, settings, ingests = store.pipeline, store.pipeline.settings, store.documents
 
     judge, judge_meta = make_judge(settings, args)
     if judge is None:
@@ -369,10 +330,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"judge: {judge.model}, at most {judge.budget:,} tokens", file=sys.stderr)
 
-    ingests = ingest_docs(pipeline, sorted({q.doc for q in questions}), args.docs, record_path)
     load_before = (load_average() or [None])[0]
-    rows = run(pipeline, questions, {doc: rec["doc_id"] for doc, rec in ingests.items()}, args.scope, args.top_k,
-               judge)
+    rows = run(pipeline, questions, store.doc_ids, args.scope, args.top_k, judge)
     if judge is not None:
         judge_meta = {"status": "ran", **judge.status(),
                       "not_sent_abstained": sum(1 for r in rows if r["judge"] == {"skipped": "abstained"})}
@@ -381,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = markdown_tables(summary)
     meta = {
         "date": now(), "machine": machine(), "gold": str(args.gold), "questions": len(questions),
-        "gold_questions": total, "limit": args.limit, "scope": args.scope, "top_k": args.top_k,
+        "gold_questions": len(every), "limit": args.limit, "scope": args.scope, "top_k": args.top_k,
         "answers": "llm" if pipeline.llm is not None else "extractive",
         "llm_model": settings.llm_model if pipeline.llm is not None else None,
         # Latencies on a shared machine depend on what else runs: the 1-minute load average before and after.

@@ -1,6 +1,7 @@
 """Answers per document family, as a client of the HTTP API gets them: ``top_k`` 8, extractive, one question at a time.
 
-    python -m evaluation.families [--top-k 8] [--no-naive] [--out evaluation/results] [--stem families] [--rebuild]
+    python -m evaluation.families [--top-k 8] [--no-naive] [--out evaluation/results] [--stem families]
+                                  [--cache DIR] [--rebuild] [--set NAME=VALUE ...]
 
 Families are kinds of documents that fail differently: **papers** (Adam, Attention Is All You Need), **nist** (the
 NIST AI RMF, a framework document) and **filings** (four SEC 10-Q reports). Their dev questions are
@@ -11,9 +12,10 @@ passages of its own document, exactly as ``POST /query`` answers it; the passage
 Per family: evidence recall@1 and @8 and MRR over the returned passages, the top passage on a gold page, an answer
 citing a gold page (share of *all* answerable questions), abstention on unanswerable questions, false abstention,
 and ingestion seconds per page. The naive recipe (:mod:`evaluation.naive`) is measured beside it on the same
-documents. The store is cached under ``evaluation/.cache/`` by the settings and the reading code, so a change to
-``ingestion/`` re-reads the documents by itself. The report names the code revision it ran on, so a run of an
-earlier revision (this file copied into its checkout, ``--stem families-before``) stands beside it.
+documents. The store is cached under ``evaluation/.cache/`` by the settings and the reading code
+(:func:`evaluation.harness.open_store`), so a change to ``ingestion/`` re-reads the documents by itself. The report
+names the code revision it ran on, so a run of an earlier revision (this file, ``harness.py`` and ``common.py``
+copied into its ``evaluation/``, ``--stem families-before``) stands beside it.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from evaluation.common import load_average, machine, machine_line, now, write_results
-from evaluation.eval import CACHE_ROOT, COLLECTION, SHARED_EVAL, ingest_docs, reported_settings, settings_digest
+from evaluation.common import load_average, machine, machine_line, markdown_table, now, write_results
 from evaluation.gold import GoldQuestion, load_gold
+from evaluation.harness import (CACHE_ROOT, COLLECTION, SHARED_EVAL, add_arguments, open_store,
+                                reported_settings)
 from evaluation.metrics import cites_gold_page, first_relevant_rank, mrr, recall_at_k
 
 STEM = "families"
@@ -52,27 +55,15 @@ def load_questions() -> tuple[list[GoldQuestion], dict[str, Path]]:
     return questions, folders
 
 
-def open_pipeline(rebuild: bool = False):
-    """The product pipeline over the cached store of every family's documents; returns it and the doc ids."""
-    import shutil
-
-    from pipeline import Pipeline
-    from settings import Settings
-
-    digest = settings_digest(Settings(index_samples=False))
-    store = CACHE_ROOT / f"families-{digest}"
-    record = CACHE_ROOT / f"families-{digest}.ingest.json"
-    if rebuild and store.exists():
-        shutil.rmtree(store)
-    if not store.exists():
-        record.unlink(missing_ok=True)
-    pipeline = Pipeline(Settings(data_dir=store, index_samples=False))
+def open_pipeline(rebuild: bool = False, cache: Path = CACHE_ROOT, **overrides):
+    """The product pipeline over the cached store of every family's documents (``<cache>/families-<settings
+    hash>``); returns it, the questions and doc -> ingestion record."""
     questions, folders = load_questions()
-    ingests: dict[str, dict] = {}
-    for folder in dict.fromkeys(folders.values()):
-        docs = sorted({q.doc for q in questions if folders[q.doc] == folder})
-        ingests.update(ingest_docs(pipeline, docs, folder, record))
-    return pipeline, questions, ingests
+    # Folder by folder, each one's documents sorted: the order the store was first built in.
+    order = list(dict.fromkeys(folders.values()))
+    docs = sorted(folders, key=lambda doc: (order.index(folders[doc]), doc))
+    store = open_store(docs, folders, cache=cache, prefix="families-", rebuild=rebuild, **overrides)
+    return store.pipeline, questions, store.documents
 
 
 def answer_all(pipeline, questions: Sequence[GoldQuestion], doc_ids: dict[str, str], top_k: int,
@@ -153,7 +144,7 @@ def table(product: dict, naive: dict | None, k: int) -> str:
     head = ["family", "system", "answerable", "unanswerable", "recall@1", f"recall@{k}", "MRR",
             "top passage on a gold page", "answer cites a gold page", "abstains on unanswerable",
             "false abstention", "ingestion s/page"]
-    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + " |"]
+    rows = []
     keys = ["answerable", "unanswerable", "recall@1", f"recall@{k}", "mrr", "top_on_gold_page", "cites_gold_page",
             "abstains_unanswerable", "false_abstention", "seconds_per_page"]
     for name in (*FAMILIES, "all"):
@@ -165,8 +156,8 @@ def table(product: dict, naive: dict | None, k: int) -> str:
             if s["unanswerable"] and s["abstains_unanswerable"] is not None:
                 cells[7] = f"{s['abstains_unanswerable']:.2f} ({round(s['abstains_unanswerable'] * s['unanswerable'])}" \
                            f"/{s['unanswerable']})"
-            lines.append(f"| {name} | {system} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+            rows.append([name, system, *cells])
+    return markdown_table(head, rows, "llr")
 
 
 def revision(root: Path = Path(__file__).resolve().parents[1]) -> str:
@@ -183,13 +174,13 @@ def revision(root: Path = Path(__file__).resolve().parents[1]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.families", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--top-k", type=int, default=8, help="passages per question, as a client asks (1-50)")
     parser.add_argument("--no-naive", action="store_true", help="skip the naive recipe")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "results")
-    parser.add_argument("--rebuild", action="store_true", help="read every document again")
     parser.add_argument("--stem", default=STEM, help="name of the report files (and of the README block)")
+    # The gold sets and folders are the families' own (GOLD); top_k 8 is what a client asks.
+    add_arguments(parser, gold=False, docs=None, out="<stem>.md and <stem>.json", store=True, overrides=True,
+                  top_k=8)
     args = parser.parse_args(argv)
-    pipeline, questions, ingests = open_pipeline(args.rebuild)
+    pipeline, questions, ingests = open_pipeline(args.rebuild, args.cache, **args.overrides)
     doc_ids = {doc: rec["doc_id"] for doc, rec in ingests.items()}
     rows = answer_all(pipeline, questions, doc_ids, args.top_k)
     product = summarize(rows, ingests, args.top_k)

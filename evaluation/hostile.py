@@ -3,18 +3,18 @@
     python -m evaluation.hostile [--out evaluation/results] [--only CASE ...]
 
 Starts the HTTP API (``main.create_app``, without the UI) on a real uvicorn in a background thread, on 127.0.0.1 with
-a temporary data folder and the limits of :data:`tests.hostile_factory.LIMITS`. It indexes a known document and asks
-it a question, then posts every file of the hostile corpus (:func:`tests.hostile_factory.build_corpus`) to
-``/ingest`` one after the other while a second thread asks ``/health`` every 50 ms. Each answer is checked against
-the case's expected outcome: a refusal with the right status and a message that names the file and says what was
+a temporary data folder and the limits of :data:`tests.support.hostile_factory.LIMITS`. It indexes a known
+document and asks it a question, then posts every file of the hostile corpus
+(:func:`tests.support.hostile_factory.build_corpus`) to ``/ingest`` one after the other while a second thread asks
+``/health`` every 50 ms. Each answer is checked against the case's expected outcome: a refusal with the right status and a message that names the file and says what was
 wrong, or an indexed document with the right pages, unread pages, warnings and stored name whose passages (asked
 through ``/query``) hold the text printed in the file, byte for byte, and nothing of its attachments or scripts.
 At the end the known document must still be listed unchanged and answer its question the same way, and a
 prompt-injection document indexed beside it must not change that answer.
 
 Writes ``hostile.md`` and ``hostile.json`` (per-file rows, the health checks and a ``readme`` block for
-``python -m evaluation.readme``) to ``--out`` and exits 1 if any check failed. ``tests/test_hostile.py`` runs the
-same code.
+``python -m evaluation.readme``) to ``--out`` and exits 1 if any check failed.
+``tests/integration/test_hostile.py`` runs the same code.
 """
 
 from __future__ import annotations
@@ -34,10 +34,11 @@ from pathlib import Path
 
 import httpx
 
-from evaluation.common import RESULTS, machine, machine_line, now, percentile, write_results
+from evaluation.common import RESULTS, machine, machine_line, markdown_table, now, percentile, write_results
 from evaluation.common import serve as serve_app
-from tests import pdf_factory as pf
-from tests.hostile_factory import INJECTION_MARK, LIMITS, Case, build_corpus
+from evaluation.harness import add_arguments
+from tests.support import pdf_factory as pf
+from tests.support.hostile_factory import INJECTION_MARK, LIMITS, Case, build_corpus
 
 KNOWN_NAME = "survey.pdf"
 KNOWN_QUESTION = "What is the capital of Freedonia?"
@@ -64,8 +65,8 @@ def hostile_settings(data_dir: Path, limits: dict | None = None):
     """Settings for the run: a fresh data folder, no sample documents, the corpus limits, no upload quota."""
     from settings import Settings
 
-    return Settings(data_dir=data_dir, index_samples=False, uploads_per_hour=10_000, questions_per_hour=10_000,
-                    _env_file=None, **{**LIMITS, **(limits or {})})
+    return Settings.preset("evaluation", data_dir=data_dir, uploads_per_hour=10_000, questions_per_hour=10_000,
+                           _env_file=None, **{**LIMITS, **(limits or {})})
 
 
 @contextmanager
@@ -381,12 +382,12 @@ def readme_block(report: Report, when: str, machine_info: dict) -> str:
     lines = [
         f"Measured {when} on {machine_line(machine_info)}; {_limits_line(report.limits)}.",
         "",
-        "| Files tried | As expected | Accepted | of which with warnings / partial (pages unread) | Refused | "
-        "Server errors | /health checks (failed) | /health max latency | Earlier document answerable |",
-        "|---:|---:|---:|---|---:|---:|---|---:|---|",
-        f"| {s['files']} | {s['as_expected']} | {s['accepted']} | {s['accepted_with_warnings']} / {s['partial']} | "
-        f"{s['refused']} ({statuses}) | {s['server_errors']} | {h['checks']} ({h['failed']}) | {h['max_ms']} ms | "
-        f"{answerable} |",
+        markdown_table(["Files tried", "As expected", "Accepted", "of which with warnings / partial (pages unread)",
+                        "Refused", "Server errors", "/health checks (failed)", "/health max latency",
+                        "Earlier document answerable"],
+                       [[s["files"], s["as_expected"], s["accepted"], f"{s['accepted_with_warnings']} / {s['partial']}",
+                         f"{s['refused']} ({statuses})", s["server_errors"], f"{h['checks']} ({h['failed']})",
+                         f"{h['max_ms']} ms", answerable]], "rrrlrrlrl"),
         "",
         f"Refused by reason: {reasons}.",
     ]
@@ -399,7 +400,7 @@ def markdown(report: Report, when: str, machine_info: dict) -> str:
         "# Hostile and malformed uploads",
         "",
         f"`python -m evaluation.hostile`, {when}, {machine_line(machine_info)}. Limits: {_limits_line(report.limits)}.",
-        f"Corpus: `tests/hostile_factory.py`. Run took {report.seconds:g} s.",
+        f"Corpus: `tests/support/hostile_factory.py`. Run took {report.seconds:g} s.",
         "",
         readme_block(report, when, machine_info).split("\n", 2)[2],
         f"/health asked every {h['interval_ms']:g} ms while the files were posted: {h['checks']} checks, "
@@ -410,13 +411,11 @@ def markdown(report: Report, when: str, machine_info: dict) -> str:
         f"{'answered from it both times' if report.known['ok'] else 'FAILED'} "
         f"(after: {report.known['after']['answer'][:120]!r}).",
         "",
-        "| Case | Hazard | Size | Expected | Status | Seconds | Outcome | Message | Check |",
-        "|---|---|---:|---|---:|---:|---|---|---|",
+        markdown_table(["Case", "Hazard", "Size", "Expected", "Status", "Seconds", "Outcome", "Message", "Check"],
+                       [[r.case, _cell(r.hazard, 70), f"{r.size:,}", r.expected, r.status, f"{r.seconds:.2f}",
+                         r.outcome, _cell(r.message), _cell("ok" if r.ok else "FAIL: " + "; ".join(r.problems), 200)]
+                        for r in report.rows], "llrlrrlll"),
     ]
-    for r in report.rows:
-        check = "ok" if r.ok else "FAIL: " + "; ".join(r.problems)
-        out.append(f"| {r.case} | {_cell(r.hazard, 70)} | {r.size:,} | {r.expected} | {r.status} | {r.seconds:.2f} | "
-                   f"{r.outcome} | {_cell(r.message)} | {_cell(check, 200)} |")
     return "\n".join(out) + "\n"
 
 
@@ -433,7 +432,7 @@ def write(report: Report, out: Path = RESULTS) -> tuple[Path, Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.hostile", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=RESULTS, help="folder for hostile.md and hostile.json")
+    add_arguments(parser, gold=False, docs=None, out="hostile.md and hostile.json")
     parser.add_argument("--only", nargs="+", metavar="CASE", help="run only these cases")
     args = parser.parse_args(argv)
     cases = build_corpus()

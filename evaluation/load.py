@@ -41,8 +41,9 @@ from pathlib import Path
 
 import httpx
 
-from evaluation.common import HERE, machine, machine_line, now, percentile, write_results
+from evaluation.common import machine, machine_line, markdown_table, now, percentile, write_results
 from evaluation.common import serve as serve_app
+from evaluation.harness import add_arguments
 
 TYPES = ("ask", "ask_stream", "ask_foreign", "upload")
 MIX = (("ask", 0.6), ("ask_stream", 0.2), ("ask_foreign", 0.2))
@@ -65,8 +66,8 @@ def load_settings(data_dir: Path, **overrides):
     """The product's settings for a run: a temporary data dir, no samples, no API key, quotas out of the way."""
     from settings import Settings
 
-    return Settings(data_dir=data_dir, index_samples=False, api_key=None, questions_per_hour=10_000_000,
-                    uploads_per_hour=10_000_000, **overrides)
+    return Settings.preset("evaluation", data_dir=data_dir, questions_per_hour=10_000_000,
+                           uploads_per_hour=10_000_000, **overrides)
 
 
 # -- the documents -------------------------------------------------------------------------------------------------
@@ -85,7 +86,7 @@ class Fact:
         return f"What is the capital of {self.place}?"
 
     def pdf(self) -> bytes:
-        from tests.pdf_factory import BODY_SIZE, SUBHEADING_SIZE, make_pdf
+        from tests.support.pdf_factory import BODY_SIZE, SUBHEADING_SIZE, make_pdf
 
         return make_pdf([[(f"Field notes on {self.place}", SUBHEADING_SIZE),
                           (f"These notes describe the island of {self.place}, kept in {self.collection}.", BODY_SIZE),
@@ -369,11 +370,9 @@ def table(result: dict) -> str:
     def s(v):
         return "-" if v is None else f"{v:.2f}"
 
-    lines = ["| request | ok | errors | 503 | 429 | p50 s | p95 s | max s |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for kind, r in result["requests"].items():
-        lines.append(f"| {kind} | {r['ok']} | {r['errors']} | {r['503']} | {r['429']} | {s(r['p50'])} | "
-                     f"{s(r['p95'])} | {s(r['max'])} |")
+    lines = [markdown_table(["request", "ok", "errors", "503", "429", "p50 s", "p95 s", "max s"],
+                            [[kind, r["ok"], r["errors"], r["503"], r["429"], s(r["p50"]), s(r["p95"]), s(r["max"])]
+                             for kind, r in result["requests"].items()], "lr")]
     t, f = result["throughput"], result["final"]
     lines.append("")
     lines.append(f"Throughput: {t['questions_per_second']} questions/s, {t['uploads_per_minute']} uploads/min. "
@@ -413,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-ingests", type=int, default=None,
                         help="RAG_MAX_CONCURRENT_INGESTS for the run (default: the setting's)")
-    parser.add_argument("--out", type=Path, default=HERE / "results")
+    add_arguments(parser, gold=False, docs=None, out="load.md and load.json")  # --docs here counts PDFs
     args = parser.parse_args(argv)
     if args.askers < 0 or args.uploaders < 0 or args.askers + args.uploaders == 0 or args.docs < 1:
         parser.error("need at least one asker or uploader, and --docs of at least 1")

@@ -11,6 +11,9 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
+from evaluation import common
+from evaluation.common import percentile
+
 RECALL_KS = (1, 3, 5, 8)
 
 _CID = re.compile(r"\(cid:\d+\)")
@@ -302,14 +305,9 @@ def markdown_table(summary: Mapping[str, Mapping]) -> str:
     columns = ["n"] + [key for key in overall if key not in ("n", "n_answerable")]
     headers = {"mrr": f"MRR@{_largest_k(overall)}", "abstain_on_unanswerable": "abstain (unanswerable)",
                "false_abstention": "false abstention"}
-    lines = [
-        "| kind | " + " | ".join(headers.get(c, c) for c in columns) + " |",
-        "| --- | " + " | ".join("---:" for _ in columns) + " |",
-    ]
     groups = list(summary["by_kind"].items()) + [("all", overall)]
-    for name, group in groups:
-        lines.append(f"| {name} | " + " | ".join(_cell(group[c]) for c in columns) + " |")
-    return "\n".join(lines)
+    return common.markdown_table(["kind", *(headers.get(c, c) for c in columns)],
+                                 [[name, *(_cell(group[c]) for c in columns)] for name, group in groups], "lr")
 
 
 def _largest_k(group: Mapping) -> int:
@@ -329,8 +327,6 @@ def _cell(value: object) -> str:
 #
 # Per-question checks of an answer (its text and its citations) and their aggregation per question kind. A
 # citation is ``(doc, page)``, or ``(doc, first page, last page)`` for a passage that runs across a page break.
-
-from evaluation.common import percentile  # noqa: E402 - kept with the section that uses it
 
 JUDGE_SCORES = ("correctness", "faithfulness", "relevance")
 LATENCIES = ("retrieval_ms", "first_text_ms", "total_ms")

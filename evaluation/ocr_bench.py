@@ -1,7 +1,7 @@
 """Benchmark the OCR engines on synthetic scanned pages: character error rate and seconds per page.
 
 Run with ``python -m evaluation.ocr_bench`` (not part of the test suite: it takes about 15 minutes on 2 cores,
-most of it Tesseract on noisy pages). It builds scanned pages with :mod:`tests.scan_factory` (varied sentences;
+most of it Tesseract on noisy pages). It builds scanned pages with :mod:`tests.support.scan_factory` (varied sentences;
 noise 8, 25 or 45 grey levels; skew 0, 1 or 2 degrees either way; print size and scan resolution cycling
 through :data:`PROFILES`, by default 11 pt at 150 dpi and 9 pt at 100 dpi), reads each with every installed
 engine as :func:`ingestion.ocr.ocr_page` does, and writes ``evaluation/results/ocr.md`` and ``ocr.json``.
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import os
 import platform
 import random
@@ -29,16 +28,15 @@ import re
 import resource
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 import pymupdf
 from PIL import Image
 
-from ingestion.ocr import INSTALL_COMMANDS, OcrUnavailable, _RapidOcrEngine, get_engine, render_page
-from tests.scan_factory import scanned_pdf
-
-RESULTS_DIR = Path(__file__).resolve().parent / "results"
+from evaluation.common import markdown_table, percentile, write_results
+from evaluation.harness import add_arguments
+from ingestion.ocr import INSTALL_COMMANDS, OcrUnavailable, RapidOcrEngine, get_engine, render_page
+from tests.support.scan_factory import scanned_pdf
 
 # Varied printed text: names, numbers, dates, amounts, punctuation and long words, as in business documents.
 SENTENCES = [
@@ -120,14 +118,6 @@ def build_pages(per_condition: int = 2, seed: int = 0) -> list[dict]:
                      "fontsize": fontsize, "scan_dpi": scan_dpi}
                 )
     return pages
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    rank = q / 100 * (len(ordered) - 1)
-    low = int(rank)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -242,10 +232,10 @@ def run_engine(label: str, engine, pages: list[dict], *, straighten: bool, dpi: 
         "cer_max": max(r["cer"] for r in rows),
         "cer_by_condition": by_condition,
         "cer_by_profile": by_profile,
-        "seconds_p50": _percentile(seconds, 50),
-        "seconds_p95": _percentile(seconds, 95),
-        "cpu_seconds_p50": _percentile(cpu_seconds, 50),
-        "cpu_seconds_p95": _percentile(cpu_seconds, 95),
+        "seconds_p50": percentile(seconds, 50),
+        "seconds_p95": percentile(seconds, 95),
+        "cpu_seconds_p50": percentile(cpu_seconds, 50),
+        "cpu_seconds_p95": percentile(cpu_seconds, 95),
         "warmup_seconds": warmup_s,
         "pages": rows,
     }
@@ -254,12 +244,10 @@ def run_engine(label: str, engine, pages: list[dict], *, straighten: bool, dpi: 
 
 def _cer_breakdown(runs: list[dict], key: str, columns: list[str], title: str) -> list[str]:
     """Markdown lines of a table: one row per engine run, one CER column per value of ``key``."""
-    lines = ["", title, "", "| engine | deskew | " + " | ".join(columns) + " |",
-             "| --- | --- | " + " | ".join("---" for _ in columns) + " |"]
-    for run in runs:
-        cells = " | ".join(f"{run[key][c]:.4f}" for c in columns)
-        lines.append(f"| {run['engine']} | {'on' if run['deskew'] else 'off'} | {cells} |")
-    return lines
+    return ["", title, "", markdown_table(["engine", "deskew", *columns],
+                                          [[run["engine"], "on" if run["deskew"] else "off",
+                                            *(f"{run[key][c]:.4f}" for c in columns)] for run in runs])]
+
 
 def _markdown(report: dict) -> str:
     runs = report["runs"]
@@ -272,22 +260,19 @@ def _markdown(report: dict) -> str:
         f"load average {machine['load_before']} before and {machine['load_after']} after (other work on the "
         "machine inflates wall-clock seconds; CPU seconds are less affected).",
         "",
-        f"{report['page_count']} synthetic scanned Letter pages from tests.scan_factory (greyscale JPEG, "
+        f"{report['page_count']} synthetic scanned Letter pages from tests.support.scan_factory (greyscale JPEG, "
         f"Helvetica, 6-10 sentences each; print size and scan resolution: {report['profiles']}), rendered "
         f"at {report['render_dpi']} dpi for OCR. CER = Levenshtein distance / reference length after "
         "collapsing whitespace. Seconds per page include rendering (and deskewing when on), after a warm-up "
         "page. `rapidocr-fulldet` is RapidOCR with its default (larger) detection size. Made by "
         "`python -m evaluation.ocr_bench`.",
         "",
-        "| engine | deskew | CER mean | CER max | s/page p50 | s/page p95 | CPU s/page p50 | CPU s/page p95 |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        markdown_table(["engine", "deskew", "CER mean", "CER max", "s/page p50", "s/page p95", "CPU s/page p50",
+                        "CPU s/page p95"],
+                       [[run["engine"], "on" if run["deskew"] else "off", f"{run['cer_mean']:.4f}",
+                         f"{run['cer_max']:.4f}", f"{run['seconds_p50']:.2f}", f"{run['seconds_p95']:.2f}",
+                         f"{run['cpu_seconds_p50']:.2f}", f"{run['cpu_seconds_p95']:.2f}"] for run in runs]),
     ]
-    for run in runs:
-        lines.append(
-            f"| {run['engine']} | {'on' if run['deskew'] else 'off'} | {run['cer_mean']:.4f} | "
-            f"{run['cer_max']:.4f} | {run['seconds_p50']:.2f} | {run['seconds_p95']:.2f} | "
-            f"{run['cpu_seconds_p50']:.2f} | {run['cpu_seconds_p95']:.2f} |"
-        )
     lines += _cer_breakdown(runs, "cer_by_condition", conditions,
                             "CER mean by condition (noise in grey levels, skew in degrees, either direction):")
     profiles = list(runs[0]["cer_by_profile"]) if runs else []
@@ -306,12 +291,12 @@ def _markdown(report: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m evaluation.ocr_bench", description=__doc__.splitlines()[0])
     parser.add_argument("--per-condition", type=int, default=2, help="pages per (noise, skew) pair (default 2)")
     parser.add_argument("--engines", nargs="+", default=sorted(INSTALL_COMMANDS), help="engines to run")
     parser.add_argument("--dpi", type=int, default=200, help="render resolution for OCR (default 200)")
     parser.add_argument("--no-experiments", action="store_true", help="skip the deskew and full-detection runs")
-    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="folder for ocr.md and ocr.json")
+    add_arguments(parser, gold=False, docs=None, out="ocr.md and ocr.json")
     args = parser.parse_args(argv)
 
     load_before = ", ".join(f"{v:.1f}" for v in os.getloadavg())
@@ -330,7 +315,7 @@ def main(argv: list[str] | None = None) -> None:
             configs.append((name, engine, True))
             if name == "rapidocr":
                 started = time.perf_counter()
-                configs.append(("rapidocr-fulldet", _RapidOcrEngine(det_max_side=None), False))
+                configs.append(("rapidocr-fulldet", RapidOcrEngine(det_max_side=None), False))
                 load_seconds["rapidocr-fulldet"] = time.perf_counter() - started
     runs = []
     for label, engine, straighten in configs:
@@ -358,10 +343,8 @@ def main(argv: list[str] | None = None) -> None:
         "runs": runs,
         "unavailable": unavailable,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "ocr.json").write_text(json.dumps(report, indent=2) + "\n")
     markdown = _markdown(report)
-    (args.out / "ocr.md").write_text(markdown)
+    write_results("ocr", markdown, report, args.out)
     print()
     print(markdown)
 

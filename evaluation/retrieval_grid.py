@@ -1,7 +1,8 @@
 """Every retrieval variant on the gold set, side by side: ranking mode x fusion x query expansion, plus the
 contextual-prefix and best-sentence ablations.
 
-    python -m evaluation.retrieval_grid [--gold PATH] [--docs DIR] [--out evaluation/results]
+    python -m evaluation.retrieval_grid [--gold PATH] [--limit N] [--docs DIR] [--out evaluation/results]
+                                        [--cache DIR] [--rebuild] [--set NAME=VALUE ...]
 
 Retrieval only (no answers), each question searching its own document. Variants that change what is stored
 (embedding without the prefix, no sentence vectors) get their own cached store under ``evaluation/.cache``.
@@ -14,10 +15,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from evaluation.eval import (CACHE_ROOT, COLLECTION, DEFAULT_DOCS, DEFAULT_GOLD, HERE, SEARCH_DEPTH, evaluate,
-                             ingest_docs, settings_digest)
-from evaluation.common import machine, machine_line, now, write_results
+from evaluation.common import machine, machine_line, markdown_table, now, write_results
+from evaluation.eval import SEARCH_DEPTH, evaluate
 from evaluation.gold import load_gold
+from evaluation.harness import add_arguments, open_store, store_paths
 from evaluation.metrics import RECALL_KS, summarize
 
 # (label, search mode, settings overrides)
@@ -39,45 +40,35 @@ VARIANTS: list[tuple[str, str, dict]] = [
 ]
 
 
-def run_variant(questions, docs_dir: Path, mode: str, overrides: dict) -> dict:
-    from pipeline import Pipeline
-    from settings import Settings
-
-    base = Settings(index_samples=False, **overrides)
-    digest = settings_digest(base)
-    settings = Settings(index_samples=False, data_dir=CACHE_ROOT / digest, **overrides)
-    pipeline = Pipeline(settings)
-    docs = sorted({q.doc for q in questions})
-    ingests = ingest_docs(pipeline, docs, docs_dir, CACHE_ROOT / f"{digest}.ingest.json")
-    rows = evaluate(pipeline, questions, {d: r["doc_id"] for d, r in ingests.items()}, mode, "doc", SEARCH_DEPTH,
-                    answer=False, quiet=True)
+def run_variant(questions, docs_dir: Path, mode: str, overrides: dict, cache: Path, rebuild: bool = False) -> dict:
+    store = open_store(sorted({q.doc for q in questions}), docs_dir, cache=cache, rebuild=rebuild, **overrides)
+    rows = evaluate(store.pipeline, questions, store.doc_ids, mode, "doc", SEARCH_DEPTH, answer=False, quiet=True)
     expanded = sum(1 for r in rows if r["expansion"])
     return {"summary": summarize(rows)["overall"], "expanded": expanded, "rows": rows}
 
 
 def table(results: list[dict]) -> str:
     head = ["variant"] + [f"recall@{k}" for k in RECALL_KS] + ["MRR", "page hit@1", "expanded"]
-    lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
-    for r in results:
-        s = r["summary"]
-        cells = [f"{s[f'recall@{k}']:.2f}" for k in RECALL_KS] + [f"{s['mrr']:.3f}", f"{s['page_hit@1']:.2f}",
-                                                                  str(r["expanded"])]
-        lines.append(f"| {r['label']} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return markdown_table(head, [[r["label"], *(f"{r['summary'][f'recall@{k}']:.2f}" for k in RECALL_KS),
+                                  f"{r['summary']['mrr']:.3f}", f"{r['summary']['page_hit@1']:.2f}", r["expanded"]]
+                                 for r in results], "lr")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.retrieval_grid", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
-    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS)
-    parser.add_argument("--out", type=Path, default=HERE / "results")
+    # --set applies under every variant's own settings.
+    add_arguments(parser, out="retrieval-grid.md and .json", store=True, overrides=True)
     args = parser.parse_args(argv)
-    questions = load_gold(args.gold)
-    results = []
+    questions = load_gold(args.gold)[:args.limit]
+    results, rebuilt = [], set()
     for i, (label, mode, overrides) in enumerate(VARIANTS, 1):
         print(f"[{i}/{len(VARIANTS)}] {label}", file=sys.stderr)
+        settings = {**args.overrides, **overrides}
+        path, _ = store_paths(args.cache, **settings)  # variants differing only at search time share a store
         results.append({"label": label, "mode": mode, "overrides": overrides,
-                        **run_variant(questions, args.docs, mode, overrides)})
+                        **run_variant(questions, args.docs, mode, settings, args.cache,
+                                      rebuild=args.rebuild and path not in rebuilt)})
+        rebuilt.add(path)
     text = table(results)
     n = sum(1 for q in questions if q.answerable)
     date, where = now(), machine()

@@ -1,8 +1,8 @@
 """Does the gold evidence survive chunking? One row per chunking strategy.
 
-    python -m evaluation.survival [--gold PATH] [--docs DIR] [--out evaluation/results]
-                                  [--strategies fixed_size recursive_char semantic]
-                                  [--chunk-size N] [--chunk-overlap N] [--no-embed]
+    python -m evaluation.survival [--strategies fixed_size recursive_char semantic] [--no-embed]
+                                  [--gold PATH] [--limit N] [--docs DIR] [--out evaluation/results]
+                                  [--set chunk_size=N] [--set chunk_overlap=N] [--set semantic_percentile=P] ...
 
 Each gold PDF is read once with the product's reader. For every evidence string of every answerable question it
 asks: is the string inside the text of one chunk on a labelled page (a chunk whose ``page..page_end`` covers a gold
@@ -12,29 +12,27 @@ that only appears when a page is joined to the next one runs across a page break
 
 Per strategy it also reports chunk counts and lengths and the cost per page: chunking (for ``semantic`` this
 includes embedding every sentence, reported separately too) and embedding the chunks' ``embedding_text()`` with
-the bundled model. Writes ``survival.md`` and ``survival.json`` to ``--out`` and prints the table.
+the bundled model. The sizes are the product's settings (``RAG_*`` or ``--set``: ``chunk_size``, ``chunk_overlap``,
+``semantic_percentile``, ``semantic_min_chars``). Writes ``survival.md`` and ``survival.json`` to ``--out`` and
+prints the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 
+from evaluation.common import load_average, machine, markdown_table, now, write_results
 from evaluation.gold import GoldQuestion, load_gold
+from evaluation.harness import add_arguments
 from evaluation.metrics import is_relevant
 
-HERE = Path(__file__).resolve().parent
-SHARED_EVAL = Path(__file__).resolve().parents[2] / "shared" / "eval"
-DEFAULT_GOLD = SHARED_EVAL / "gold-dev.jsonl"
-DEFAULT_DOCS = SHARED_EVAL / "docs"
+# The settings of chunking, read from the product's settings; --set changes them (no other setting is used here).
+CHUNKING = ("chunk_size", "chunk_overlap", "semantic_percentile", "semantic_min_chars")
 
 # What can happen to one evidence string.
 SURVIVED, SPLIT, ACROSS_BREAK, READING = "survived", "split", "across_break", "reading_loss"
@@ -57,19 +55,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     from ingestion.chunking import STRATEGIES
     from settings import Settings
 
-    defaults = {name: Settings.model_fields[name].default
-                for name in ("chunk_size", "chunk_overlap", "semantic_percentile", "semantic_min_chars")}
     parser = argparse.ArgumentParser(prog="python -m evaluation.survival", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD, help="gold JSONL file")
-    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help="folder holding <doc>.pdf")
-    parser.add_argument("--out", type=Path, default=HERE / "results", help="folder for survival.md and .json")
     parser.add_argument("--strategies", nargs="+", choices=STRATEGIES, default=list(STRATEGIES))
-    parser.add_argument("--chunk-size", type=int, default=defaults["chunk_size"])
-    parser.add_argument("--chunk-overlap", type=int, default=defaults["chunk_overlap"])
-    parser.add_argument("--semantic-percentile", type=float, default=defaults["semantic_percentile"])
-    parser.add_argument("--semantic-min-chars", type=int, default=defaults["semantic_min_chars"])
     parser.add_argument("--no-embed", action="store_true", help="skip timing the chunk embeddings")
-    return parser.parse_args(argv)
+    add_arguments(parser, out="survival.md and survival.json", overrides=True)
+    args = parser.parse_args(argv)
+    settings = Settings(**args.overrides)
+    for name in CHUNKING:
+        setattr(args, name, getattr(settings, name))
+    return args
 
 
 def read_documents(docs_dir: Path, names: list[str]) -> tuple[dict, dict[str, float]]:
@@ -225,23 +219,22 @@ def markdown(meta: dict, results: dict) -> str:
         f"- sizes: chunk_size {meta['chunk_size']}, chunk_overlap {meta['chunk_overlap']}, semantic_percentile "
         f"{meta['semantic_percentile']}, semantic_min_chars {meta['semantic_min_chars']}",
         "",
-        "| strategy | evidence in a chunk | split between chunks | across a page break only | not in page text "
-        "| questions with evidence in a chunk | page-break sentences in one chunk | chunks | cross-page chunks "
-        "| mean / min / max chars | chunking s/page | of it sentence embedding s/page | chunk embedding s/page |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
+    rows = []
     for strategy, r in results.items():
         s, f = r["stats"], r["survival"]
-        n = f["evidence"]
-        embed = "–" if s["embed_seconds_per_page"] is None else f"{s['embed_seconds_per_page']:.3f}"
-        sentence = f"{s['sentence_embed_seconds_per_page']:.3f}" if s["sentences_embedded"] else "–"
-        lines.append(
-            f"| {strategy} | {f[SURVIVED]}/{n} | {f[SPLIT]} | {f[ACROSS_BREAK]} | {f[READING]} "
-            f"| {f['questions_with_evidence_in_a_chunk']}/{f['questions']} "
-            f"| {s['page_break_sentences_in_one_chunk']}/{s['page_break_sentences']} "
-            f"| {s['chunks']} | {s['cross_page_chunks']} "
-            f"| {s['mean_chars']:.0f} / {s['min_chars']} / {s['max_chars']} | {s['chunk_seconds_per_page']:.3f} "
-            f"| {sentence} | {embed} |")
+        rows.append([strategy, f"{f[SURVIVED]}/{f['evidence']}", f[SPLIT], f[ACROSS_BREAK], f[READING],
+                     f"{f['questions_with_evidence_in_a_chunk']}/{f['questions']}",
+                     f"{s['page_break_sentences_in_one_chunk']}/{s['page_break_sentences']}", s["chunks"],
+                     s["cross_page_chunks"], f"{s['mean_chars']:.0f} / {s['min_chars']} / {s['max_chars']}",
+                     f"{s['chunk_seconds_per_page']:.3f}",
+                     f"{s['sentence_embed_seconds_per_page']:.3f}" if s["sentences_embedded"] else "–",
+                     "–" if s["embed_seconds_per_page"] is None else f"{s['embed_seconds_per_page']:.3f}"])
+    lines.append(markdown_table(
+        ["strategy", "evidence in a chunk", "split between chunks", "across a page break only", "not in page text",
+         "questions with evidence in a chunk", "page-break sentences in one chunk", "chunks", "cross-page chunks",
+         "mean / min / max chars", "chunking s/page", "of it sentence embedding s/page", "chunk embedding s/page"],
+        rows, "lr"))
     lines += [
         "",
         "Evidence counts as in a chunk when one chunk whose pages (`page`..`page_end`) cover a gold page contains it "
@@ -279,9 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     from retrieval.embedder import Embedder
 
-    questions = load_gold(args.gold)
+    questions = load_gold(args.gold)[:args.limit]
     names = sorted({q.doc for q in questions})
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    load = load_average()
     docs, read_seconds = read_documents(args.docs, names)
     embedder = Embedder()
     results = {}
@@ -291,9 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         results[strategy] = {"stats": stats, "survival": summarize_fates(fates),
                              "fates": [vars(f) for f in fates]}
     meta = {
-        "date": datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "load_average": None if load is None else [round(x, 2) for x in load]},
+        "date": now(), "machine": {**machine(), "load_average": load},
         "gold": str(args.gold),
         "answerable_questions": sum(1 for q in questions if q.answerable),
         "evidence_strings": sum(len(q.evidence) for q in questions if q.answerable),
@@ -302,14 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         "semantic_percentile": args.semantic_percentile, "semantic_min_chars": args.semantic_min_chars,
         "embedding_model": embedder.name,
     }
-    args.out.mkdir(parents=True, exist_ok=True)
     report = markdown(meta, results)
-    (args.out / "survival.md").write_text(report, encoding="utf-8")
-    (args.out / "survival.json").write_text(json.dumps({"meta": meta, "results": results}, indent=2) + "\n",
-                                            encoding="utf-8")
-    table_end = report.index("\n\nEvidence counts")
-    print(report[:table_end])
-    print(f"\nWrote {args.out / 'survival.md'} and {args.out / 'survival.json'}", file=sys.stderr)
+    write_results("survival", report, {"meta": meta, "results": results}, args.out)
+    print(report[:report.index("\n\nEvidence counts")])
     return 0
 
 

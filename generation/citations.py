@@ -21,11 +21,10 @@ A reply must cite, and cite well (:func:`check_citations`):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from generation.extractive import Citation
+from core.types import Hit
+from core.answers import LLMCitation
 from generation.prompts import NO_ANSWER
-from retrieval.searcher import Hit
 
 _NUMBER = r"#?\s*\d+(?:\s*[-\u2013]\s*\d+)?"  # 3, #3, 2-4
 _SEPARATOR = r"(?:\s*(?:,\s*and|,|;|&|\band\b)\s*)"
@@ -37,23 +36,6 @@ MAX_RANGE = 20  # a wider "range" is a typo or an abuse: only its two ends count
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
 _ALNUM = re.compile(r"[^\W_]")
-
-
-@dataclass
-class LLMCitation(Citation):
-    """A :class:`Citation` the LLM made: ``source`` is the N of its ``[Source N]``, ``page_end`` the passage's last
-    page (the passage, not the sentence, is what the model cited, so both pages of a page-spanning passage count)
-    and ``page_end_label`` the label printed on it."""
-
-    source: int = 0
-    page_end: int = 0
-    page_end_label: str = ""
-
-    def __post_init__(self) -> None:
-        if not self.page_end:
-            self.page_end = self.page
-        if self.page_end == self.page and not self.page_end_label:
-            self.page_end_label = self.page_label
 
 
 def parse_citations(text: str) -> list[int]:

@@ -25,8 +25,8 @@ Every threshold is chosen on the dev questions by leave-one-document-out (``pyth
 from __future__ import annotations
 
 from dataclasses import dataclass
+from core.answers import Decision
 
-LEVELS = ("high", "low", "insufficient")
 
 _KIND_WORDS = {
     "number": "a number", "count": "a count", "quantity": "an amount in the unit asked for", "money": "an amount of money",
@@ -49,17 +49,6 @@ class Policy:
     def from_settings(cls, s) -> Policy:
         return cls(s.answer_threshold, s.answer_confident, s.confidence_insufficient, s.confidence_low,
                    s.unknown_name_support, s.absent_focus_support)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """``answer``: quote (or write) an answer; ``level``: one of :data:`LEVELS`; ``warning``: shown with an answer
-    given at level ``low``; ``reason``: why no answer was given, in plain words ("" when answered)."""
-
-    answer: bool
-    level: str
-    warning: str | None = None
-    reason: str = ""
 
 
 def decide(policy: Policy, *, retrieval: float, support: float | None, expectation_kind: str = "other",

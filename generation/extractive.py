@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from generation.answer_fit import asked_for, expect, fits, focus_names, named_in, names, on_focus
-from generation.decision import Decision, Policy, decide
+from generation.decision import Policy, decide
+from core.types import Hit, SearchResult
+from core.answers import Answer, Citation
 from ingestion.sentences import split_sentences
 from retrieval.embedder import Embedder
-from retrieval.searcher import Hit, SearchResult
 from retrieval.table_labels import row_match
 from retrieval.tokenize import tokenize, words
 
@@ -25,16 +26,6 @@ NOT_FOUND = "Not in this document: no passage in it answers this question."
 # Sentences never quoted: headings, column headings, contents lines and references point at an answer, they are
 # not one; a figure's words (axis labels, legends) are not prose.
 _NEVER_QUOTED = frozenset({"heading", "table_header", "toc", "reference", "figure"})
-
-
-@dataclass
-class Citation:
-    doc_id: str
-    page: int
-    chunk_id: str
-    filename: str = ""
-    quote: str = ""  # the sentences quoted from this passage on this page ("" when the whole passage is cited)
-    page_label: str = ""  # the label printed on ``page`` ("ii", "17"), "" when unknown
 
 
 def page_reference(first: int, last: int, first_label: str = "", last_label: str = "") -> str:
@@ -48,16 +39,6 @@ def page_reference(first: int, last: int, first_label: str = "", last_label: str
         return f"Page {first}" + (f" (printed {first_label})" if first_label and first_label != str(first) else "")
     printed = first_label and last_label and (first_label, last_label) != (str(first), str(last))
     return f"Pages {first}-{last}" + (f" (printed {first_label}-{last_label})" if printed else "")
-
-
-@dataclass
-class Answer:
-    text: str
-    abstained: bool
-    citations: list[Citation] = field(default_factory=list)
-    pieces: list[str] = field(default_factory=list)  # the answer in the order it streams
-    support: float = 0.0  # score of the best sentence that fits the question (of the best sentence, if none fits)
-    decision: Decision = field(default_factory=lambda: Decision(True, "high"))
 
 
 @dataclass

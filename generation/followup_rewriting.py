@@ -29,8 +29,10 @@ In order:
 
 4. When any reference cannot be resolved this way ("is that true?", "he", "the same", a singular topic for "the
    second one"), or the fragment fits nowhere, a follow-up is kept as asked with the topic appended: "<question>
-   (about <topic>)". That still gives retrieval the subject's words. An *unsure* question is only ever rewritten
-   by substitution (rule 3): when that fails it is kept exactly as asked.
+   (about <topic>)". That still gives retrieval the subject's words; the product's resolver searches the previous
+   question joined to the follow-up instead, which retrieves better (:func:`rewrite_with_outcome` says which
+   questions the rules could not resolve, :mod:`generation.followup_resolvers` has the measurement). An *unsure*
+   question is only ever rewritten by substitution (rule 3): when that fails it is kept exactly as asked.
 
 Everything here is deterministic: the same question and history always give the same rewrite.
 """
@@ -54,7 +56,7 @@ from generation.followup_topics import Turn, topic_of
 from generation.followup_words import ARTICLES, AUX, GENERIC_NOUNS, PREP
 from generation.noun_phrases import Parse, Segment, head_noun, is_name, is_plural, key, possessive, tokens
 
-__all__ = ["rewrite_local"]
+__all__ = ["rewrite_local", "rewrite_with_outcome"]
 
 
 def _capitalize_first(text: str) -> str:
@@ -220,41 +222,53 @@ def rewrite_local(question: str, history: Sequence[Turn]) -> str:
     >>> rewrite_local("What does it say about sparse gradients?", adam)  # unsure: substituted, never tagged
     'What does Adam say about sparse gradients?'
     """
+    return rewrite_with_outcome(question, history)[0]
+
+
+def rewrite_with_outcome(question: str, history: Sequence[Turn]) -> tuple[str, bool]:
+    """(:func:`rewrite_local`'s rewrite, whether the rules resolved the question): False when it was left as asked
+    or only tagged with its topic (rule 4), True when it was rewritten or needed no rewriting.
+
+    >>> adam = [Turn.from_exchange("What is Adam?", "What is Adam?", "An optimizer.")]
+    >>> rewrite_with_outcome("who proposed it?", adam), rewrite_with_outcome("tell me more", adam)
+    (('who proposed Adam?', True), ('tell me more (about Adam)', False))
+    """
     if not history:
-        return question
+        return question, True
     verdict = follow_up_verdict(question)
     if verdict is Verdict.STANDALONE:
-        return question
+        return question, True
     text = " ".join(question.split())
     topic, previous = _last_topic(history)
     if not topic:
-        return question
+        return question, False
     if verdict is Verdict.UNSURE:
         split = split_starter(text)
         body = _capitalize_first(split[1].strip()) if split else text
-        return _resolve_refs(body, topic, previous) or question
+        resolved = _resolve_refs(body, topic, previous)
+        return (resolved, True) if resolved else (question, False)
     bare = bare_form(text)
     if bare in BARE_WHY or bare in BARE_HOW:  # rule 1
         prev_toks = tokens(previous)
         if prev_toks and prev_toks[0].low in AUX and not prev_toks[0].low.endswith("n't"):
             word = "Why" if bare in BARE_WHY else "How"
-            return f"{word} {previous[0].lower()}{previous[1:]}"
-        return _about(text, topic)
+            return f"{word} {previous[0].lower()}{previous[1:]}", True
+        return _about(text, topic), False
     if bare in BARE:
-        return _about(text, topic)
+        return _about(text, topic), False
     split = split_starter(text)
     if split is not None:
         starter, rest, fragment = split
         if fragment:  # rule 2
             if references(Parse(rest)):
                 resolved = _resolve_refs(text, topic, previous)
-                return resolved if resolved else _about(text, topic)
+                return (resolved, True) if resolved else (_about(text, topic), False)
             fragment_text = rest
             m = re.match(r"^(?:and|but|or)\s+(?:also\s+)?", starter, re.I)
             if m and starter[m.end():].strip():  # "and for" + "the big model": the preposition is the fragment's
                 fragment_text = f"{starter[m.end():].strip()} {rest}"
             filled = _fill_previous(fragment_text, topic, previous)
-            return _capitalize_first(filled) if filled else _about(text, topic)
+            return (_capitalize_first(filled), True) if filled else (_about(text, topic), False)
         text = _capitalize_first(rest.strip())  # "and what does it stand for?": the "and" adds nothing
     resolved = _resolve_refs(text, topic, previous)  # rule 3
-    return resolved if resolved else _about(" ".join(question.split()), topic)  # rule 4
+    return (resolved, True) if resolved else (_about(" ".join(question.split()), topic), False)  # rule 4

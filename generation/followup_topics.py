@@ -7,7 +7,8 @@ else the first noun phrase holding a name (capitals or digits: "What value was u
 hyperparameter*?", "GOVERN 1.7"), else the first noun phrase. The phrase a question word asks for ("*which norm*
 does ...") is not the topic either: when the question has no other noun phrase ("What optimizer did they use?"),
 the topic is taken from the answer (its first noun phrase with a name, else its first), and only without an answer
-is it the phrase asked for. An appended "(about X)" carries X over, so a chain of follow-ups keeps its subject.
+is it the phrase asked for. An appended "(about X)" carries X over, so a chain of follow-ups keeps its subject, and
+a definition ends at a question mark, so a follow-up joined to it ("What is AdaMax? why?") keeps it too.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ _DEFINITIONS = (
     re.compile(r"^what (?:does|do) (?P<x>.+?) (?:mean|stand for)[\s?.!]*$", re.I),
     re.compile(r"^what (?:is|are) meant by (?P<x>.+?)[\s?.!]*$", re.I),
 )
-_RELATIVE = re.compile(r"\s+(?:that|which|who|whom|where|when|if|whether|used|according)\s+.*$|\s*[,;:(].*$", re.I)
+_RELATIVE = re.compile(r"\s+(?:that|which|who|whom|where|when|if|whether|used|according)\s+.*$|\s*[,;:(?].*$", re.I)
 
 
 def _definition_subject(text: str) -> str | None:

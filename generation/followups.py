@@ -14,15 +14,17 @@ document). The rule-based part lives in small modules, re-exported here:
 * :mod:`generation.noun_phrases` and :mod:`generation.followup_words` — tokens, noun phrases and the word lists
   the rules read questions with (there is no tagger).
 
-The conversation memory, the LLM rewriter and ``resolve`` / ``resolve_with_certainty``, which tie them together,
-are in :mod:`generation.conversation` (which re-exports these names). ``python -m evaluation.rewrites`` measures
-the rules on a set of (history, question) pairs.
+:mod:`generation.followup_resolvers` puts the rules behind the :class:`~generation.followup_resolvers.Resolver`
+interface beside a rule-free baseline; the conversation memory, the LLM rewriter and ``resolve`` /
+``resolve_with_certainty``, which tie them together, are in :mod:`generation.conversation` (which re-exports these
+names). ``python -m evaluation.rewrites`` measures the rules on a set of (history, question) pairs, and
+``python -m evaluation.followup_methods`` what they retrieve against simpler baselines.
 
 >>> adam = [Turn.from_exchange("What is Adam?", "What is Adam?", "An optimizer.")]
 >>> rewrite_local("who proposed it?", adam), follow_up_verdict("how does Adam compute its step size?").value
 ('who proposed Adam?', 'standalone')
 
-Known limitations of the local rules (the LLM rewriter handles these; ``tests/test_conversation.py`` pins them as
+Known limitations of the local rules (the LLM rewriter handles these; ``tests/unit/generation/test_conversation.py`` pins them as
 expected failures)
 -------------------------------------------------------------------------------------------------------------------
 * A reference to something the *answer* introduced resolves to the question's topic: "Which optimizer did the

@@ -21,14 +21,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from generation.citations import check_citations, is_no_answer, map_citations, parse_citations
 from generation.answer_fit import asked_for, names
-from generation.decision import Decision, Policy, decide
-from generation.llm import LLMError
+from generation.decision import Policy, decide
+from core.types import SearchResult
+from core.answers import Decision, Delta, Reset
+from core.errors import LLMError
 from generation.prompts import NO_ANSWER, build_messages
 from generation.support import SupportChecker, describe
-from retrieval.searcher import SearchResult
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,8 @@ UNSUPPORTED = "The generated answer cited a passage that does not support it"
 
 @dataclass
 class LLMAnswer:
-    """The final answer of :meth:`LLMAnswerer.stream`.
+    """The final answer of :meth:`LLMAnswerer.stream` (``kind`` "final", after its :class:`core.answers.Delta` and
+    :class:`core.answers.Reset` events).
 
     Attributes
     ----------
@@ -72,6 +75,7 @@ class LLMAnswer:
     support: float = 0.0
     attempts: int = 0
     decision: Decision = field(default_factory=lambda: Decision(True, "high"))
+    kind: ClassVar[str] = "final"
 
 
 class LLMAnswerer:
@@ -101,16 +105,16 @@ class LLMAnswerer:
         self.support = support or (SupportChecker(embedder.encode) if embedder is not None else None)
 
     def stream(self, question: str, result: SearchResult,
-               history: list[tuple[str, str]] | None = None) -> Iterator[tuple[str, object]]:
+               history: list[tuple[str, str]] | None = None) -> Iterator[Delta | Reset | LLMAnswer]:
         """Answer ``question`` from ``result.hits``.
 
         Yields
         ------
-        ("delta", str)
+        core.answers.Delta
             The next piece of the answer.
-        ("reset", str)
+        core.answers.Reset
             Everything streamed so far is withdrawn, for the reason given (fit to show); new deltas follow.
-        ("final", LLMAnswer)
+        LLMAnswer
             Last: the answer with its citations, mode, warning and note.
         """
         hits = result.hits
@@ -118,8 +122,8 @@ class LLMAnswerer:
         gate = self._gate(question, result)
         if not gate.answer:
             text = _not_enough(gate.reason)
-            yield "delta", text
-            yield "final", LLMAnswer(text, True, [], "gated", support=confidence, decision=gate)
+            yield Delta(text)
+            yield LLMAnswer(text, True, [], "gated", support=confidence, decision=gate)
             return
         decision = gate
         warning = decision.warning
@@ -131,10 +135,10 @@ class LLMAnswerer:
             try:
                 for piece in replies:
                     parts.append(piece)
-                    yield "delta", piece
+                    yield Delta(piece)
             except LLMError as err:
                 if parts:
-                    yield "reset", f"The LLM's answer broke off; {FALLBACK}."
+                    yield Reset(f"The LLM's answer broke off; {FALLBACK}.")
                 yield from self._fallback(question, result, warning, str(err), attempt)
                 return
             finally:
@@ -144,7 +148,7 @@ class LLMAnswerer:
             text = "".join(parts)
             if is_no_answer(text):
                 declined = Decision(False, "insufficient", reason="the LLM found no answer in the passages")
-                yield "final", LLMAnswer(NO_ANSWER, True, [], "llm", None, support=confidence, attempts=attempt,
+                yield LLMAnswer(NO_ANSWER, True, [], "llm", None, support=confidence, attempts=attempt,
                                          decision=declined)
                 return
             problem = check_citations(text, len(hits))
@@ -152,17 +156,17 @@ class LLMAnswerer:
             if unsupported:
                 log.warning("LLM answer unsupported by its sources (%s): %r", describe(unsupported),
                             unsupported.claim.text[:120])
-                yield "reset", f"{UNSUPPORTED}; showing quoted passages instead."
+                yield Reset(f"{UNSUPPORTED}; showing quoted passages instead.")
                 yield from self._fallback(question, result, warning,
                                           f"{UNSUPPORTED} ({describe(unsupported)}); showing quoted passages "
                                           "instead.", attempt)
                 return
             if problem is None:
                 citations = map_citations(parse_citations(text), hits)
-                yield "final", LLMAnswer(text, False, citations, "llm", warning, support=confidence,
+                yield LLMAnswer(text, False, citations, "llm", warning, support=confidence,
                                          attempts=attempt, decision=decision)
                 return
-            yield "reset", f"{problem} {'Asking the LLM again.' if attempt == 1 else FALLBACK.capitalize() + '.'}"
+            yield Reset(f"{problem} {'Asking the LLM again.' if attempt == 1 else FALLBACK.capitalize() + '.'}")
 
         note = (f"The LLM's answer failed the citation check twice (last time: {_lower_first(problem)}); "
                 f"{FALLBACK}.")
@@ -188,8 +192,8 @@ class LLMAnswerer:
                   attempts: int) -> Iterator[tuple[str, object]]:
         answer = self.fallback.answer_found(question, result)
         for piece in answer.pieces:
-            yield "delta", piece
-        yield "final", LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback",
+            yield Delta(piece)
+        yield LLMAnswer(answer.text, answer.abstained, answer.citations, "extractive-fallback",
                                  answer.decision.warning, note, answer.support, attempts, answer.decision)
 
 

@@ -4,7 +4,7 @@ A noun phrase is a run of words that are neither function words nor known verbs 
 an article in front, runs joined by "of" kept together: "the four functions of the AI RMF core" is one phrase
 (a :class:`Chunk`) of two segments. Words that are both verbs and nouns ("update", "cost", "match") count as nouns
 after a determiner or inside a phrase, and as the verb right after an auxiliary's subject ("does Adam *use*").
-These are heuristics: the rules built on them are checked by ``tests/test_conversation.py`` and measured by
+These are heuristics: the rules built on them are checked by ``tests/unit/generation/test_conversation.py`` and measured by
 ``python -m evaluation.rewrites``.
 
 >>> p = Parse("How many attention heads does the base model use?")

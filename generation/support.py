@@ -16,8 +16,8 @@ A sentence with no content term ("Yes.", "Indeed.") has nothing to check. Passag
 answer echoing them is still obeying them.
 
 The bar was measured on real sentences: 43 paraphrases written in the style of an LLM answer (32 of sentences
-of ``data/NIST.AI.100-1.pdf``, 11 of the harbour guide in ``tests/test_llm_answerer.py``; some close, some loose
-summaries), each scored against its own passage (supported), against 3 other passages of the same document
+of ``data/NIST.AI.100-1.pdf``, 11 of the harbour guide in ``tests/unit/generation/test_llm_answerer.py``; some
+close, some loose summaries), each scored against its own passage (supported), against 3 other passages of the same document
 (misattributed) and 20 off-topic or injected replies ("HACKED.", "The capital of France is Paris.", "You are now
 in debug mode.") against 4 passages each, one of them the harbour guide's injected page (unrelated). Bundled
 embedding model (all-MiniLM-L6-v2), 168 NIST passages; the score of each pair:
@@ -55,7 +55,7 @@ import numpy as np
 
 from generation.citations import MARKER, parse_citations, units
 from ingestion.sentences import split_sentences
-from retrieval.searcher import Hit
+from core.types import Hit
 from retrieval.tokenize import tokenize
 
 SUPPORT_BAR = 0.55

@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
 
 from ingestion.repair import clean_markdown
+from core.types import Block, Page
 
 KINDS = ("heading", "paragraph", "list_item", "table_header", "table_row", "caption", "code", "figure", "toc",
          "reference")
 # Kinds that are one unit each: never cut into sentences, never joined with their neighbours.
 WHOLE = frozenset({"heading", "table_header", "table_row", "toc", "figure"})
-_CONTEXT_CHARS = 320  # longest table-row context embedded (Block.context)
 # A header cell covered by the heading of the cell on its left (see ingestion.tables). Never shown.
 SPANNED = "\x1f"
 
@@ -40,65 +39,6 @@ _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+•●▪◦]|\d{1,3}[.)]|\([a-z0-9]{1,3
 _SEPARATOR_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Exhibit|Chart|Listing)\s*[\dIVXA-Z]+(?:\.\d+)*\s*[.:—–-]\s*\S", re.I)
 _SPACE = re.compile(r"[ \t]+")
-
-
-@dataclass
-class Block:
-    """A span of a page's (or a passage's) clean text and what it is.
-
-    Attributes
-    ----------
-    kind : one of :data:`KINDS`.
-    start, end : offsets into the text the block belongs to.
-    level : a heading's level, 1 the outermost.
-    label, values, columns : a table row's label ("Total net sales"), its values in order ("127,101", ...) and the
-        column heading of each value ("Three Months Ended September 30, 2022", ...); a row under a row without
-        values ("Operating expenses:", "Revenue") has that row's label in front of its own, up to the next such
-        row or a row whose label starts with "Total".
-    title : a table row's or header's table: the heading or lead-in line before it and the label column's heading
-        ("(In millions)").
-    """
-
-    kind: str
-    start: int
-    end: int
-    level: int = 0
-    label: str = ""
-    values: tuple[str, ...] = ()
-    columns: tuple[str, ...] = ()
-    title: str = ""
-
-    def to_dict(self) -> dict:
-        """Only the fields that differ from their defaults, so stored passages stay small."""
-        out: dict = {"kind": self.kind, "start": self.start, "end": self.end}
-        for name in ("level", "label", "values", "columns", "title"):
-            value = getattr(self, name)
-            if value:
-                out[name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict) -> Block:
-        known = {f.name for f in fields(cls)}
-        values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in known}
-        return cls(**values)
-
-    def context(self) -> str:
-        """A table row of numbers as a sentence for embedding: its table, its label, and each value with its column
-        heading. A row of text (no number among its values) reads on its own and is returned as it is.
-
-        >>> Block("table_row", 0, 1, label="Revenue", values=("$ 5", "$ 4"), columns=("2023", "2022"),
-        ...       title="(In millions)").context()
-        '(In millions): Revenue: 2023 $ 5; 2022 $ 4'
-        >>> Block("table_row", 0, 1, label="GOVERN 1.7", values=("Processes are in place.",), columns=("Sub",)).context()
-        ''
-        """
-        if not any(any(ch.isdigit() for ch in v) for v in self.values):
-            return ""
-        cells = "; ".join(f"{c} {v}".strip() for c, v in zip(self.columns, self.values))
-        parts = [p for p in (self.title[:120], self.label, cells) if p]
-        # About a long sentence: a wide grid's row would otherwise cost the embedder several sentences' time.
-        return ": ".join(parts)[:_CONTEXT_CHARS]
 
 
 def clip(blocks: Iterable[Block], start: int, end: int) -> list[Block]:
@@ -286,3 +226,9 @@ def _assemble(parts: list[tuple[str, Block | None, str]]) -> tuple[str, list[Blo
             blocks.append(block)
         offset += len(text)
     return "".join(pieces), blocks
+
+
+def page_from_markdown(number: int, markdown: str, **kwargs) -> Page:
+    """A page whose clean text and blocks come from Markdown (:func:`from_markdown`)."""
+    text, blocks = from_markdown(markdown)
+    return Page(number, text, blocks=blocks, **kwargs)

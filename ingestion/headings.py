@@ -1,8 +1,11 @@
-"""Turn page texts into :class:`~ingestion.document.Page` objects: repaired clean text with its blocks, and the
+"""Turn page texts into :class:`~core.types.Page` objects: repaired clean text with its blocks, and the
 heading path in effect where each page starts. Headings are the Markdown ``#`` lines in order, nested by their
 section numbers ("2", "2.1", "2.1.3") where a document numbers them, else by their marker levels. The Markdown
 itself ends here: pages leave as clean text (:func:`ingestion.blocks.from_markdown`), with contents pages and
 reference lists marked (:mod:`ingestion.roles`).
+
+:func:`finish_pages` takes every page's text (Markdown) and reader and gives the pages; :func:`first_heading` gives
+the text of a document's first heading, a title when it has no other.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import re
 from collections import Counter
 
 from ingestion.blocks import from_markdown
-from ingestion.document import Page
+from core.types import Page
 from ingestion.repair import hyphenated_vocabulary, repair_text
 from ingestion.roles import mark_roles
 
@@ -22,13 +25,18 @@ _FENCE = re.compile(r"^[ \t]*(```|~~~)")
 _SECTION_NUMBER = re.compile(r"(?:\d{1,2}(?:\.\d{1,2})*|[A-Z](?:\.\d{1,2})+)\.?(?=\s)")
 
 
-def _finish_pages(texts: list[str], readers: list[str], outline: list[str] | None = None) -> list[Page]:
+def finish_pages(texts: list[str], readers: list[str], outline: list[str] | None = None) -> list[Page]:
     """Repair every page's text and attach the heading path in effect where each page starts.
 
     Parameters
     ----------
-    texts, readers : each page's text and the reader that produced it.
+    texts, readers : each page's text and the reader that produced it, in page order.
     outline : per page, the Markdown to take headings from; the page texts themselves when ``None``.
+
+    Returns
+    -------
+    list[Page]
+        One page per text, numbered from 1.
     """
     vocabulary = hyphenated_vocabulary(texts)
     repaired = [repair_text(t, vocabulary) for t in texts]
@@ -95,7 +103,8 @@ def _headings(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _first_heading(pages: list[Page]) -> str:
+def first_heading(pages: list[Page]) -> str:
+    """The text of the first heading block of ``pages``, ``""`` when there is none."""
     for page in pages:
         for block in page.blocks:
             if block.kind == "heading":

@@ -3,7 +3,7 @@
 A PDF can make MuPDF loop for ever, allocate without bound or crash with a segmentation fault. Each upload is
 therefore read in a child process of its own with an address-space limit (``RLIMIT_AS``), a CPU-time limit
 (``RLIMIT_CPU``) and a wall-clock deadline enforced by the parent. Whatever happens in the child becomes an
-:class:`~ingestion.errors.IngestError` in the parent; the server carries on. A fresh child per document also hands
+:class:`~core.errors.IngestError` in the parent; the server carries on. A fresh child per document also hands
 all of the parser's memory back to the system when it exits.
 
 How the child is started
@@ -24,12 +24,12 @@ in-process ``read_document`` (no isolation)     0.54-0.76 s      --             
 [1] a target that returns at once. [2] includes starting the fork server; :func:`warm_up` does that ahead.
 
 ``forkserver`` is used: a small server process, started once by fork+exec (safe from a threaded parent), imports
-pymupdf, pymupdf4llm, pdfplumber and :mod:`ingestion.reader` and then forks one child per upload. A child starts
-in ~40 ms with everything imported, while ``spawn`` pays ~1.5-2.3 s per upload to import pymupdf again (it loads
-its ONNX layout model on import). Importing pymupdf 2.0 also starts ONNX Runtime worker threads, which a child
-forked from the server does not have: it runs the layout model on its own thread, since ONNX Runtime's thread pool
-lets the calling thread take back work no worker picked up. Such children return the same text as in-process reads
-(checked on the three evaluation PDFs), and no slower per read on this machine.
+pymupdf, pymupdf4llm, pdfplumber, :mod:`ingestion.reader` and :mod:`ingestion.reading_process` and then forks one
+child per upload. A child starts in ~40 ms with everything imported, while ``spawn`` pays ~1.5-2.3 s per upload to
+import pymupdf again (it loads its ONNX layout model on import). Importing pymupdf 2.0 also starts ONNX Runtime
+worker threads, which a child forked from the server does not have: it runs the layout model on its own thread,
+since ONNX Runtime's thread pool lets the calling thread take back work no worker picked up. Such children return
+the same text as in-process reads (checked on the three evaluation PDFs), and no slower per read on this machine.
 
 Memory
 ------
@@ -45,55 +45,53 @@ resolution. Near the limit the layout model fails to allocate and the reader fal
 document read at 1024 MB lost its headings), and some native code crashes instead of reporting the failure; both are
 logged, and a crash close to the limit is reported as running out of memory. Every read logs its child's sampled
 peaks (``DEBUG`` on this module's logger).
+
+The two sides
+-------------
+This module is the parent side: the limits, starting the child, relaying its progress, the deadline, and the error
+for a child that ended without an outcome. What runs inside the child (setting its limits, reading, sending back
+the outcome) is :mod:`ingestion.reading_process`, whose docstring describes the messages the two exchange over
+their pipe.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-import math
 import multiprocessing
 import os
-import pickle
-import resource
 import signal
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import PurePath
 from typing import Any
 
-from ingestion.document import ReadResult
-from ingestion.errors import IngestError, ParserCrashed, ParserOutOfMemory, ParserTimeout
+from core.errors import IngestError, ParserCrashed, ParserOutOfMemory, ParserTimeout
+from core.types import ReadResult
+from ingestion.pdf.progress import Progress
+from ingestion.reading_process import (
+    LIMIT_TOO_LOW, OUT_OF_MEMORY, PROGRESS, RESULT, process_memory_mb, run_reader,
+)
+from ingestion.upload_checks import display_name
 
 log = logging.getLogger(__name__)
-
-Progress = Callable[[str, int, int], None]
 
 _START_METHOD = "forkserver"
 # Imported once by the fork server so that children start with them loaded. pymupdf is the slow one (~1 s).
 # "__main__" (multiprocessing's default) runs the parent's main script once in the server instead of once in every
 # child. The fork server gets no sys.path from its parent in Python 3.11, so a module of this repository is found
 # only when the working directory is the repository root; an import that fails is skipped and done in the child.
-_PRELOAD = ["__main__", "pymupdf", "pymupdf4llm", "pdfplumber", "ingestion.reader"]
+_PRELOAD = ["__main__", "pymupdf", "pymupdf4llm", "pdfplumber", "ingestion.reader", "ingestion.reading_process"]
 _DEFAULT_TARGET = "ingestion.reader:read_document"
 
-_MB = 1024 * 1024
-# Seconds of CPU time between SIGXCPU (soft limit, terminates the child) and SIGKILL (hard limit, for a child that
-# ignores SIGXCPU).
-_CPU_GRACE = 2
 # Seconds a child that has sent its outcome may take to exit before it is killed.
 _EXIT_GRACE = 5.0
 # Seconds between looks at a running child's peak address space.
 _SAMPLE_SECONDS = 0.1
 # A child that crashed after its address space came this close to the limit (share of it) ran out of memory.
 _NEAR_LIMIT = 0.9
-
-# Message kinds sent from the child to the parent.
-_PROGRESS, _RESULT, _ERROR, _OUT_OF_MEMORY, _LIMIT_TOO_LOW = "progress", "result", "error", "oom", "limit too low"
 
 # Serialises starting and reaping children. Process.start() polls every live child of this process, and a
 # forkserver child's exit status is read from a pipe: two threads polling the same child at once would read it
@@ -180,12 +178,16 @@ def read_isolated(
     ParserCrashed
         The child died without a result, e.g. from a segmentation fault.
     """
-    name = _display_name(filename)
+    name = display_name(filename)
     context = _get_context()
     parent_end, child_end = context.Pipe(duplex=True)
     process = context.Process(
-        target=_child_main,
-        args=(child_end, target or _DEFAULT_TARGET, filename, read_kwargs, limits, progress is not None),
+        target=run_reader,
+        args=(child_end,),
+        kwargs=dict(
+            target=target or _DEFAULT_TARGET, filename=filename, read_kwargs=read_kwargs,
+            memory_mb=limits.memory_mb, cpu_seconds=limits.cpu_seconds, with_progress=progress is not None,
+        ),
         name=f"read {name}",
         daemon=True,  # terminated by multiprocessing's exit handler should this process exit mid-read
     )
@@ -220,7 +222,7 @@ def read_isolated(
         "read %r in a child process in %.2f s: address space up to %d MB, resident up to %d MB (sampled)",
         name, watch.elapsed(), watch.peak_mb, watch.peak_resident_mb,
     )
-    if kind == _RESULT:
+    if kind == RESULT:
         if watch.peak_mb >= _NEAR_LIMIT * limits.memory_mb:
             # The reader falls back to plainer text when the layout model cannot allocate, so a result read at the
             # limit may lack headings and tables.
@@ -230,14 +232,14 @@ def read_isolated(
                 name, 100 * (1 - _NEAR_LIMIT), limits.memory_mb, watch.peak_mb,
             )
         return payload
-    if kind == _LIMIT_TOO_LOW:
+    if kind == LIMIT_TOO_LOW:
         log.error(
             "RAG_PARSE_MEMORY_MB=%d is below the %d MB of address space the reading process starts with: "
             "no file can be read. Raise it (3072 suits most PDFs).",
             limits.memory_mb, payload,
         )
         raise _out_of_memory(name, limits)
-    if kind == _OUT_OF_MEMORY:
+    if kind == OUT_OF_MEMORY:
         raise _out_of_memory(name, limits)
     exc, child_traceback = payload
     if not isinstance(exc, IngestError):
@@ -246,7 +248,7 @@ def read_isolated(
     raise exc
 
 
-# --- Parent --------------------------------------------------------------------------------------------------------
+# --- Watching the child and naming its end -------------------------------------------------------------------------
 
 
 def _get_context() -> multiprocessing.context.BaseContext:
@@ -296,7 +298,7 @@ class _Watch:
                     message = self.conn.recv()
                 except (EOFError, OSError):
                     return None  # the child died
-                if message[0] == _PROGRESS:
+                if message[0] == PROGRESS:
                     if progress is not None:
                         progress(*message[1:])
                     continue
@@ -305,7 +307,7 @@ class _Watch:
                 return None
 
     def _sample(self) -> None:
-        size, resident = _memory_mb(self.process.pid)
+        size, resident = process_memory_mb(self.process.pid)
         self.peak_mb = max(self.peak_mb, size)
         self.peak_resident_mb = max(self.peak_resident_mb, resident)
 
@@ -398,146 +400,3 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name.removeprefix("SIG")
     except ValueError:
         return str(number)
-
-
-def _display_name(filename: str) -> str:
-    # The same name the reader uses in its messages.
-    return PurePath(filename.replace("\\", "/")).name or "upload"
-
-
-# --- Child ---------------------------------------------------------------------------------------------------------
-
-
-def _child_main(
-    conn: Connection,
-    target: Callable[..., ReadResult] | str,
-    filename: str,
-    read_kwargs: dict[str, Any],
-    limits: ParseLimits,
-    with_progress: bool,
-) -> None:
-    """Entry point of the reading process: read the file, send back the outcome, exit."""
-    _exit_with_parent()
-    try:
-        data = conn.recv_bytes()
-    except (EOFError, OSError):
-        return  # the parent gave up before sending the file
-    baseline_mb, _ = _memory_mb("self")
-    if baseline_mb >= limits.memory_mb:
-        # Every allocation would fail, and the reader would fall back or crash on each file: say so instead.
-        _send_outcome(conn, (_LIMIT_TOO_LOW, baseline_mb))
-        return
-    # After receiving the file (its size is checked by the caller), so the limits bound only the parsing.
-    _limit_resources(limits)
-    if isinstance(target, str):
-        module, _, function = target.partition(":")
-        target = getattr(importlib.import_module(module), function)
-    kwargs = dict(read_kwargs)
-    if with_progress:
-        kwargs["progress"] = lambda stage, done, total: conn.send((_PROGRESS, stage, done, total))
-    try:
-        outcome: tuple[str, Any] = (_RESULT, target(data, filename, **kwargs))
-    except MemoryError:
-        outcome = (_OUT_OF_MEMORY, None)
-    except Exception as exc:  # noqa: BLE001 - every error goes back to the parent
-        outcome = (_OUT_OF_MEMORY, None) if _caused_by_memory(exc) else (_ERROR, (exc, traceback.format_exc()))
-    del data, kwargs
-    _send_outcome(conn, outcome)
-
-
-def _send_outcome(conn: Connection, outcome: tuple[str, Any]) -> None:
-    # Sending needs memory too, which the limit may no longer allow; only the soft limit was set, so lift it.
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
-    conn.send_bytes(_pickle_outcome(outcome))
-
-
-def _exit_with_parent() -> None:
-    """Exit as soon as the parent process is gone, so that no reading process outlives the server."""
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.sentinel is None:
-        return
-
-    def watch() -> None:
-        wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def _limit_resources(limits: ParseLimits) -> None:
-    # No core file: a crashed parser would write hundreds of MB of it into the working directory.
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    # Only the soft limit: it makes allocations fail (MemoryError) and can be lifted again to report that; the file
-    # cannot lift it, since parsing runs no code of the file's choosing.
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (_capped(limits.memory_mb * _MB, hard), hard))
-    # The limit counts CPU time since the process started; a spawned child has already used some to start.
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    soft = math.ceil(usage.ru_utime + usage.ru_stime) + limits.cpu_seconds
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    resource.setrlimit(resource.RLIMIT_CPU, (_capped(soft, hard), _capped(soft + _CPU_GRACE, hard)))
-
-
-def _capped(value: int, hard: int) -> int:
-    return value if hard == resource.RLIM_INFINITY else min(value, hard)
-
-
-def _caused_by_memory(exc: BaseException) -> bool:
-    """Whether ``exc`` or an exception it was raised from is an allocation failure.
-
-    The reader turns any library exception into :class:`~ingestion.errors.DamagedPdf`, including a ``MemoryError``
-    or MuPDF's own out-of-memory error, which would tell the user the file is damaged when it is only large.
-    """
-    seen = 0
-    while exc is not None and seen < 20:
-        if isinstance(exc, MemoryError):
-            return True
-        # MuPDF reports a failed allocation as FzErrorSystem "malloc (N bytes) failed". The reader's own messages
-        # are not searched: they hold the file name, which may contain any word.
-        if not isinstance(exc, IngestError) and any(mark in str(exc).lower() for mark in _ALLOCATION_FAILED):
-            return True
-        exc = exc.__cause__ or exc.__context__
-        seen += 1
-    return False
-
-
-_ALLOCATION_FAILED = ("malloc (", "out of memory", "bad_alloc", "bad allocation", "failed to allocate")
-
-
-def _pickle_outcome(outcome: tuple[str, Any]) -> bytes:
-    """The outcome as bytes; an exception that would not survive the trip is replaced by a ``RuntimeError``."""
-    kind, payload = outcome
-    if kind == _ERROR:
-        exc, child_traceback = payload
-        try:
-            pickle.loads(pickle.dumps(exc))
-        except Exception:
-            payload = (_picklable_copy(exc), child_traceback)
-    try:
-        return pickle.dumps((kind, payload), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception as exc:  # a result that does not pickle: a bug in the target, not a problem of the file
-        error = RuntimeError(f"the reading process could not send its result: {exc!r}")
-        return pickle.dumps((_ERROR, (error, traceback.format_exc())), protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _picklable_copy(exc: BaseException) -> BaseException:
-    """An exception that pickles, for one that does not (e.g. its ``__init__`` takes other arguments than ``args``).
-
-    An :class:`IngestError` keeps its message and status, so the user still sees what was wrong.
-    """
-    if isinstance(exc, IngestError):
-        copy = IngestError(str(exc))
-        copy.status_code = exc.status_code
-        return copy
-    return RuntimeError(f"{type(exc).__qualname__}: {exc}")
-
-
-def _memory_mb(pid: int | str) -> tuple[int, int]:
-    """Current address space and resident size of a process, MB; ``(0, 0)`` if it is gone (or not on Linux)."""
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            fields = dict(line.split(":", 1) for line in status if ":" in line)
-        return int(fields["VmSize"].split()[0]) // 1024, int(fields["VmRSS"].split()[0]) // 1024
-    except (OSError, KeyError, ValueError):
-        return 0, 0

@@ -112,7 +112,7 @@ def get_engine(name: str = DEFAULT_ENGINE) -> OcrEngine:
     # One lock for all engines: loading is rare, and two threads must not both load RapidOCR's models.
     with _engines_lock:
         if key not in _engines:
-            _engines[key] = _RapidOcrEngine() if key == "rapidocr" else _TesseractEngine()
+            _engines[key] = RapidOcrEngine() if key == "rapidocr" else TesseractEngine()
         return _engines[key]
 
 
@@ -123,7 +123,7 @@ def get_engine(name: str = DEFAULT_ENGINE) -> OcrEngine:
 _DET_MAX_SIDE = 1280
 
 
-class _RapidOcrEngine:
+class RapidOcrEngine:
     """RapidOCR with the models bundled in its wheel and the angle classifier off.
 
     The classifier only detects text turned upside down; scanned office pages are upright, and it adds time.
@@ -179,7 +179,7 @@ class _RapidOcrEngine:
         return _layout(boxes)
 
 
-class _TesseractEngine:
+class TesseractEngine:
     """Tesseract through pytesseract; Tesseract's own line and paragraph segmentation is kept."""
 
     name = "tesseract"

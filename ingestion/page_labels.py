@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pymupdf
 
-    from ingestion.page_geometry import _Geometry, _Line
+    from ingestion.pdf.geometry import Geometry, Line
 
 logger = logging.getLogger(__name__)
 
@@ -50,10 +50,10 @@ _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000
 _UNSAFE = re.compile(r"[^\w .,:/\u2013\u2014-]")
 
 
-def page_labels(doc: pymupdf.Document, geometry: dict[int, _Geometry]) -> list[str]:
+def page_labels(doc: pymupdf.Document, geometry: dict[int, Geometry]) -> list[str]:
     """Every page's printed label (``""`` when none is known), 0-based like ``doc``.
 
-    ``geometry`` holds the measured pages (:func:`ingestion.page_geometry._measure_pages`); pages missing from it
+    ``geometry`` holds the measured pages (:func:`ingestion.pdf.geometry.measure_pages`); pages missing from it
     (scans, blank pages) get a label only from the PDF's own labels.
     """
     try:
@@ -85,7 +85,7 @@ def clean(label: str) -> str:
     return text[:_LABEL_CHARS].strip()
 
 
-def printed_labels(geometry: dict[int, _Geometry], page_count: int) -> list[str]:
+def printed_labels(geometry: dict[int, Geometry], page_count: int) -> list[str]:
     """The page numbers printed in the pages' headers and footers that form consistent runs (module docstring)."""
     # (page, style, value, text, key): key is "" for a number standing alone, else its part with digits masked.
     found = [(i + 1, *candidate) for i, g in sorted(geometry.items()) for candidate in _candidates(g)]
@@ -118,7 +118,7 @@ def _runs(pages: list[int]) -> list[list[int]]:
     return runs
 
 
-def _candidates(g: _Geometry) -> list[tuple[str, int, str, str]]:
+def _candidates(g: Geometry) -> list[tuple[str, int, str, str]]:
     """``(style, value, text, key)`` of every page-number-like part of the page's header and footer rows."""
     found = []
     for row in _edge_rows(g):
@@ -129,13 +129,13 @@ def _candidates(g: _Geometry) -> list[tuple[str, int, str, str]]:
     return found
 
 
-def _edge_rows(g: _Geometry) -> list[list[_Line]]:
+def _edge_rows(g: Geometry) -> list[list[Line]]:
     """Rows of upright lines (left to right): those in the margin bands, and the page's first and last rows."""
     upright = [line for line in g.lines if line.turn == 0]
     if not upright:
         return []
 
-    def centre(line: _Line) -> float:
+    def centre(line: Line) -> float:
         return (line.bbox[1] + line.bbox[3]) / 2
 
     rows = [[g.lines[i] for i in row.lines] for row in g.margin_rows]
@@ -149,7 +149,7 @@ def _edge_rows(g: _Geometry) -> list[list[_Line]]:
     return rows
 
 
-def _parts(row: list[_Line]) -> list[str]:
+def _parts(row: list[Line]) -> list[str]:
     """A row's texts: neighbouring lines closer than ``_GAP_HEIGHTS`` line heights join; ``|`` splits."""
     parts: list[str] = []
     previous = None

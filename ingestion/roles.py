@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ingestion.blocks import Block
-from ingestion.document import Page
+from core.types import Block, Page
 
 _CONTENTS_HEADING = re.compile(
     r"^(?:table of contents|contents|list of (?:figures|tables|exhibits|illustrations)|index|"

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import pysbd
 
-from ingestion.blocks import WHOLE, Block
+from ingestion.blocks import WHOLE
+from core.types import Block
 
 _LOCAL = threading.local()  # pysbd segmenters keep state; one per thread
 _MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+)")

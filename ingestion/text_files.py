@@ -1,10 +1,19 @@
-"""Read a plain-text or Markdown upload into page texts: decode it, split it at form feeds."""
+"""Read a plain-text or Markdown upload into pages: decode it, split it at form feeds, and give each page its clean
+text and heading path (:func:`ingestion.headings.finish_pages`).
+
+:func:`read_text_file` takes the upload's bytes and gives a :class:`~core.types.ReadResult`. Text that is not
+UTF-8 is decoded as UTF-16 (told by its byte-order mark or its NUL bytes), as UTF-8 with the damaged bytes
+replaced, or as Windows-1252, with a warning; stray control characters are removed, and binary data is refused.
+"""
 
 from __future__ import annotations
 
 import re
 
-from ingestion.errors import EmptyFile, UnsupportedFileType
+from core.errors import EmptyFile, UnsupportedFileType
+from core.types import ReadResult
+from ingestion.headings import finish_pages, first_heading
+from ingestion.page_wording import empty_pages_warning
 
 # C0 control characters other than tab, line feed, vertical tab, form feed, carriage return and escape, plus DEL.
 # Text holds none (or a few stray NUL bytes); programs, images and archives hold ~9 % of them.
@@ -12,7 +21,28 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
 _BINARY_SHARE = 0.01  # above this share of control characters other than NUL, a ".txt" is binary data
 
 
-def _text_file_pages(data: bytes, name: str, warnings: list[str]) -> list[str]:
+def read_text_file(data: bytes, name: str) -> ReadResult:
+    """Read a text upload (``name`` is the file name shown in messages); a form feed starts a new page.
+
+    Raises
+    ------
+    UnsupportedFileType
+        The content is a PDF or binary data.
+    EmptyFile
+        It holds only whitespace.
+    """
+    warnings: list[str] = []
+    texts = _page_texts(data, name, warnings)
+    pages = finish_pages(texts, ["text"] * len(texts))
+    empty = [p.number for p in pages if not p.text]
+    if empty:
+        warnings.append(empty_pages_warning(empty))
+    return ReadResult(
+        filename=name, pages=pages, page_count=len(pages), warnings=warnings, title=first_heading(pages) or name
+    )
+
+
+def _page_texts(data: bytes, name: str, warnings: list[str]) -> list[str]:
     """The text of each page of a text file; a warning is added to ``warnings`` when it is not UTF-8."""
     if data.lstrip()[:5] == b"%PDF-":
         raise UnsupportedFileType(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePath
 
-from ingestion.errors import EmptyFile, FileTooLarge, UnsupportedFileType
+from core.errors import EmptyFile, FileTooLarge, UnsupportedFileType
 
 PDF_EXTENSIONS = frozenset({".pdf"})
 TEXT_EXTENSIONS = frozenset({".txt", ".md", ".markdown"})

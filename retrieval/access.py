@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from retrieval.store import Store, UnknownCollection, UnknownDocument, missing_collection
+from core.errors import CollectionLocked, UnknownCollection, UnknownDocument
+from retrieval.store_api import Catalog, missing_collection
 
 
 def key_hash(key: str | None) -> str | None:
@@ -22,15 +23,11 @@ def key_hash(key: str | None) -> str | None:
     return hashlib.sha256(key.encode()).hexdigest() if key else None
 
 
-class CollectionLocked(PermissionError):
-    """An upload into a collection whose key was not given (or a key for one that has none)."""
-
-
 class CollectionAccess:
-    """The key checks of one store (used by the HTTP API; the UI's sessions hold keys nobody is given)."""
+    """The key checks of one store's catalog (used by the HTTP API; the UI's sessions hold keys nobody is given)."""
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
 
     def authorize(self, collection: str, key: str | None, *, create: bool = False) -> None:
         """Let ``key`` into ``collection`` or refuse as if the collection did not exist.
@@ -47,9 +44,9 @@ class CollectionAccess:
             ``create``: the collection exists and needs another key, or exists without one and a key was given.
         """
         given = key_hash(key)
-        if create and given and self.store.claim(collection, given):
+        if create and given and self.catalog.claim(collection, given):
             return
-        wanted = self.store.key_hash(collection)
+        wanted = self.catalog.key_hash(collection)
         if wanted is None:
             if create and given:
                 raise CollectionLocked(f"Collection {collection!r} already exists without a key; a key can only be "
@@ -65,12 +62,12 @@ class CollectionAccess:
     def open_collections(self, key: str | None) -> list[str]:
         """The collections ``key`` may see: those without a key and those its key opens."""
         given = key_hash(key)
-        return [c for c in self.store.collections()
-                if (wanted := self.store.key_hash(c)) is None or (given and hmac.compare_digest(wanted, given))]
+        return [c for c in self.catalog.collections()
+                if (wanted := self.catalog.key_hash(c)) is None or (given and hmac.compare_digest(wanted, given))]
 
     def authorize_document(self, doc_id: str, key: str | None) -> None:
         """Refuse a document of a collection ``key`` does not open, as if it did not exist."""
-        record = self.store.document_data(doc_id)[0]
+        record = self.catalog.document_data(doc_id)[0]
         try:
             self.authorize(record.collection, key)
         except UnknownCollection:

@@ -7,10 +7,9 @@ from typing import NamedTuple
 import faiss
 import numpy as np
 
-from ingestion.chunking import Chunk
+from core.types import Chunk, DocumentRecord
 from retrieval.keyword_index import KeywordIndex
 from retrieval.sentence_index import CollectionSentences, SentenceVectors
-from retrieval.store_files import DocumentRecord
 from retrieval.tokenize import tokenize
 
 
@@ -56,7 +55,7 @@ class CollectionIndex:
             return None
         return np.flatnonzero(np.isin(self.doc_of_row, list(doc_ids)))
 
-    # -- the searches of :class:`retrieval.store.Store`, over this collection ------------------------------------
+    # -- the searches of :class:`retrieval.store_api.SearchIndex`, over this collection --------------------------
     def semantic_search(self, vector: np.ndarray, k: int,
                         doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
         rows = self.rows_for(doc_ids)

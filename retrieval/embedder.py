@@ -9,16 +9,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
+from core.errors import ModelLoadError
 
 log = logging.getLogger(__name__)
 
 HUB_DEFAULT = "sentence-transformers/all-MiniLM-L6-v2"
 _MODELS: dict[str, object] = {}
 _LOCK = threading.Lock()
-
-
-class ModelLoadError(RuntimeError):
-    """The embedding model could not be loaded; the message says what to set."""
 
 
 def resolve_embedding_model(name: str = "") -> str:

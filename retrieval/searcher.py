@@ -20,47 +20,16 @@ import math
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
 
-from ingestion.chunking import Chunk
+from core.types import Chunk, Hit, Query, SearchResult
 from retrieval.embedder import Embedder
-from retrieval.expansion import Expansion, Query
 from retrieval.fusion import reciprocal_rank_fusion, weighted_fusion
 from retrieval.scope import document_free
-from retrieval.store import Store
+from retrieval.store_api import SearchIndex
 from retrieval.table_labels import LabelTerms, label_match
 from retrieval.tokenize import tokenize, words
 
 MODES = ("hybrid", "semantic", "keyword")
-
-
-@dataclass
-class Hit:
-    """A ranked passage. ``scores`` holds every stage's score (``None`` where that stage did not find it)."""
-
-    chunk: Chunk
-    rank: int
-    score: float
-    scores: dict[str, float | None]
-
-
-@dataclass
-class SearchResult:
-    hits: list[Hit]
-    confidence: float  # the best raw cosine similarity among candidates: how close anything came to the question
-    mode: str
-    timings: dict[str, float] = field(default_factory=dict)
-    confidence_level: str = "high"  # "high", "low" or "insufficient" (thresholds in settings)
-    expansion: Expansion | None = None  # set when the question was expanded
-    vector: np.ndarray | None = None  # the searched text's embedding (the answerer reuses it)
-    question: str = ""  # the question searched
-    query: str = ""  # what was searched: the question without the words that name the document (retrieval.scope)
-    absent: list[str] = field(default_factory=list)  # words of the query no passage of the searched documents has
-    # For each word of the query: the share of the searched passages holding it (0.0 for an absent word).
-    word_share: dict[str, float] = field(default_factory=dict)
-    # The words of the query a searched document's first page holds: what the document is about (its company,
-    # its period, its subject) rather than what is asked of it.
-    cover_words: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -81,7 +50,7 @@ class Searcher:
 
     Parameters
     ----------
-    store : where the collections live.
+    index : the collections' passages to search (a :class:`retrieval.store_api.SearchIndex`: the store).
     embedder : encodes the question.
     candidates : how many passages each side contributes before fusion.
     semantic_weight, keyword_weight : fusion weights (applied after min-max normalisation).
@@ -96,12 +65,12 @@ class Searcher:
         table rows' labels that the question names (:func:`retrieval.table_labels.label_match`); 0 turns it off.
     """
 
-    def __init__(self, store: Store, embedder: Embedder, *, candidates: int = 50,
+    def __init__(self, index: SearchIndex, embedder: Embedder, *, candidates: int = 50,
                  semantic_weight: float = 0.7, keyword_weight: float = 0.3, sentence_weight: float = 0.5,
                  fusion: str = "weighted", rrf_k: int = 60, confidence_thresholds: tuple[float, float] = (0.3, 0.5),
                  reranker=None, rerank_candidates: int = 20, expander=None, expansion_threshold: float = 0.45,
                  label_weight: float = 0.0):
-        self.store = store
+        self.index = index
         self.embedder = embedder
         self.candidates = candidates
         self.semantic_weight = semantic_weight
@@ -136,7 +105,7 @@ class Searcher:
         if expand and self.expander is not None and first.fused and first.confidence < self.expansion_threshold:
             t1 = time.perf_counter()
             order = self._order(first.fused, first.cosine)[:5]
-            vectors = self.store.passage_vectors(collection, order)
+            vectors = self.index.passage_vectors(collection, order)
             expansion = self.expander.expand(searched, query.vector, query.tokens,
                                              [(first.chunks[cid], v) for cid, v in zip(order, vectors)])
             rankings = [first] + [self._rank(q, collection, doc_ids, k, mode) for q in expansion.queries]
@@ -176,16 +145,16 @@ class Searcher:
         timings = {} if timings is None else timings
         t0 = time.perf_counter()
         # The semantic side always runs: its best cosine is the confidence, whatever the mode.
-        semantic = self.store.semantic_search(collection, query.vector, k, doc_ids)
+        semantic = self.index.semantic_search(collection, query.vector, k, doc_ids)
         t1 = time.perf_counter()
-        keyword = self.store.keyword_search(collection, query.tokens, k, doc_ids) if mode != "semantic" else []
+        keyword = self.index.keyword_search(collection, query.tokens, k, doc_ids) if mode != "semantic" else []
         t2 = time.perf_counter()
         chunks = {c.chunk_id: c for c, _ in semantic} | {c.chunk_id: c for c, _ in keyword}
         kw = {c.chunk_id: s for c, s in keyword}
         confidence = float(max((s for _, s in semantic), default=0.0))
         # Every candidate gets its exact cosine and best-sentence cosine, keyword-only ones included.
         ids = list(chunks) if mode == "hybrid" else [c.chunk_id for c, _ in semantic]
-        cos, best = self.store.passage_scores(collection, query.vector, ids)
+        cos, best = self.index.passage_scores(collection, query.vector, ids)
         cosine = dict(zip(ids, cos.tolist()))
         sentence = {cid: float(b) for cid, b in zip(ids, best) if not math.isnan(b)}
         w = self.sentence_weight
@@ -215,8 +184,7 @@ class Searcher:
         documents' passages that hold one of its BM25 terms. A word a document never uses (0.0) is a strong sign it
         does not answer a question about it; a word in nearly every passage ("Apple" in Apple's filing) names the
         document rather than what is asked."""
-        total = sum(r.chunks for r in self.store.documents(collection)
-                    if doc_ids is None or r.doc_id in doc_ids) or 1
+        total = self.index.chunk_count(collection, doc_ids) or 1
         shares: dict[str, float] = {}
         for word in dict.fromkeys(words(text)):
             # A word is there when its whole term is, or every part of a compound but bare numbers is: "beta2" is
@@ -224,17 +192,17 @@ class Searcher:
             terms = tokenize(word)
             if not terms:
                 continue
-            found = self.store.passages_with(collection, terms[:1], doc_ids)
+            found = self.index.passages_with(collection, terms[:1], doc_ids)
             parts = [t for t in terms[1:] if not t.replace(".", "").replace(",", "").isdigit()]
-            if not found and parts and all(self.store.passages_with(collection, [t], doc_ids) for t in parts):
-                found = self.store.passages_with(collection, parts, doc_ids)
+            if not found and parts and all(self.index.passages_with(collection, [t], doc_ids) for t in parts):
+                found = self.index.passages_with(collection, parts, doc_ids)
             shares[word] = min(1.0, found / total)
         return shares
 
     def cover_words(self, word_share: dict[str, float], collection: str,
                     doc_ids: list[str] | None = None) -> list[str]:
         """The words of ``word_share`` (present ones only) that a searched document's first page holds."""
-        return [w for w, share in word_share.items() if share > 0.0 and self.store.passages_with(
+        return [w for w, share in word_share.items() if share > 0.0 and self.index.passages_with(
             collection, tokenize(w)[:1], doc_ids, first_page=True)]
 
     @staticmethod

@@ -1,8 +1,9 @@
-"""Where collections of indexed documents live.
+"""The embedded store, the default backend: collections of indexed documents in memory and on disk.
 
-The searcher talks only to :class:`Store`: add and delete documents, list them, and two searches (by vector and by
-keywords). :class:`LocalStore` keeps everything in memory (FAISS ``IndexFlatIP`` and BM25) and on disk under
-``RAG_DATA_DIR``; a server-grade backend (PostgreSQL with pgvector and full-text search) implements the same methods.
+:class:`LocalStore` implements both halves of :class:`retrieval.store_api.Store`: the :class:`Catalog` (collections,
+documents, keys, originals, writes) and the :class:`SearchIndex` the searcher reads (FAISS ``IndexFlatIP`` and BM25
+per collection, :mod:`retrieval.collection_index`), with every file under ``RAG_DATA_DIR``. A server-grade backend
+(PostgreSQL with pgvector and full-text search) implements the same two interfaces.
 
 Disk layout, one folder per collection::
 
@@ -33,155 +34,26 @@ import secrets
 import shutil
 import threading
 import time
-from abc import ABC, abstractmethod
 from pathlib import Path
 
 import numpy as np
 
-from ingestion.chunking import Chunk
+from core.errors import CollectionDamaged, UnknownCollection, UnknownDocument
+from core.types import Chunk, DamagedDocument, DocumentRecord
 from retrieval.collection_index import CollectionIndex, make_part
 from retrieval.sentence_index import SentenceVectors
-from retrieval.store_files import (ANY, ORIGINAL, CollectionDamaged, CollectionGone, DamagedDocument, DocumentRecord,
-                                   refuse_if_changed, write_atomic, write_document_files, writing)
-from retrieval.store_sync import COLLECTION_NAME, DiskLock, DiskSync, ManifestWatch
+from retrieval.store_api import (ANY, Catalog, SearchIndex, Store, missing_collection,
+                                 validate_collection_name)
+from retrieval.store_files import ORIGINAL, refuse_if_changed, write_atomic, write_document_files, writing
+from retrieval.store_sync import DiskLock, DiskSync, ManifestWatch
 
-__all__ = ["ORIGINAL", "CollectionGone", "DamagedDocument", "DocumentRecord", "LocalStore", "Store"]
-
-
-class UnknownCollection(LookupError):
-    pass
-
-
-class UnknownDocument(LookupError):
-    pass
-
-
-def validate_collection_name(name: str) -> str:
-    """``name`` if it is a valid collection name, checked whole ("abc\\n" is not "abc").
-
-    >>> validate_collection_name("reports-2023")
-    'reports-2023'
-    >>> validate_collection_name("default\\n")
-    Traceback (most recent call last):
-    ...
-    ValueError: Invalid collection name 'default\\n': use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.
-    """
-    if not isinstance(name, str) or not name:
-        raise ValueError("The collection name is empty: give a name (1-64 letters, digits, '.', '_' or '-'), or "
-                         "leave the field out to use 'default'.")
-    if not COLLECTION_NAME.fullmatch(name):
-        raise ValueError(
-            f"Invalid collection name {name!r}: use 1-64 letters, digits, '.', '_' or '-', starting with a letter "
-            "or digit."
-        )
-    return name
-
-
-def missing_collection(name: str) -> str:
-    """The one message for a collection that does not exist (or that the caller's key does not open)."""
-    return f"Collection {name!r} does not exist; upload a document to it first."
-
-
-class Store(ABC):
-    """The interface the pipeline and searcher rely on."""
-
-    @abstractmethod
-    def collections(self) -> list[str]: ...
-
-    @abstractmethod
-    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
-        """Documents of one collection, or of all collections when ``None``."""
-
-    @abstractmethod
-    def find_by_sha(self, collection: str, sha256: str) -> DocumentRecord | None: ...
-
-    @abstractmethod
-    def key_hash(self, collection: str) -> str | None:
-        """The SHA-256 (hex) of the key that opens ``collection``, or ``None`` when it is open to all."""
-
-    @abstractmethod
-    def claim(self, collection: str, key_hash: str) -> bool:
-        """Create ``collection`` needing the key hashing to ``key_hash`` if it does not exist yet (one step, saved at
-        once); ``True`` if it was created now or already held that key."""
-
-    @abstractmethod
-    def create_session(self, collection: str) -> int | None:
-        """Create a UI session's collection (marked so, with a key nobody holds); its generation, or ``None``."""
-
-    @abstractmethod
-    def session_collections(self) -> list[str]: ...
-
-    @abstractmethod
-    def generation(self, collection: str) -> int | None:
-        """What identifies this life of ``collection`` (``None``: none); new when it is created again."""
-
-    @abstractmethod
-    def damaged(self, collection: str | None = None) -> list[DamagedDocument]:
-        """Documents (and unreadable manifests) set aside when the store opened, with the reason."""
-
-    @abstractmethod
-    def document_data(self, doc_id: str) -> tuple[DocumentRecord, list[Chunk], np.ndarray]:
-        """A document's record, chunks and vectors (to copy it into another collection without re-embedding)."""
-
-    @abstractmethod
-    def document_sentences(self, doc_id: str) -> SentenceVectors | None:
-        """A document's sentence vectors (``None`` when it was indexed without them)."""
-
-    @abstractmethod
-    def add_document(self, record: DocumentRecord, chunks: list[Chunk], vectors: np.ndarray,
-                     sentences: SentenceVectors | None = None, original: bytes | None = None, *,
-                     expect: int | None | object = ANY) -> None:
-        """Index a document; atomic: after a crash (or a full disk) it is either wholly there or not at all.
-        ``original`` (the upload) is kept to show cited pages. ``expect``: the collection's :meth:`generation` when
-        the upload started (:class:`CollectionGone` if it was deleted or created with a key since)."""
-
-    @abstractmethod
-    def delete_document(self, doc_id: str) -> DocumentRecord: ...
-
-    @abstractmethod
-    def delete_collection(self, collection: str) -> list[DocumentRecord]:
-        """Remove a collection and every document in it; returns what was removed."""
-
-    @abstractmethod
-    def original(self, doc_id: str) -> bytes | None:
-        """The file a document was indexed from, or ``None`` when it was not kept."""
-
-    @abstractmethod
-    def semantic_search(self, collection: str, vector: np.ndarray, k: int,
-                        doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
-        """The ``k`` chunks with the highest cosine similarity to ``vector`` (unit length)."""
-
-    @abstractmethod
-    def keyword_search(self, collection: str, tokens: list[str], k: int,
-                       doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
-        """The ``k`` chunks with the highest BM25 score for ``tokens`` (zero scores left out)."""
-
-    @abstractmethod
-    def passages_with(self, collection: str, terms: list[str], doc_ids: list[str] | None = None,
-                      first_page: bool = False) -> int:
-        """How many chunks (of ``doc_ids``, or of the whole collection; only those on a first page when
-        ``first_page``) hold any of ``terms``."""
-
-    @abstractmethod
-    def passage_vectors(self, collection: str, chunk_ids: list[str]) -> np.ndarray:
-        """The stored vectors of these chunks, in order."""
-
-    @abstractmethod
-    def passage_scores(self, collection: str, vector: np.ndarray,
-                       chunk_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """For each chunk id: its cosine with ``vector`` and its best sentence's (NaN when it has no sentence
-        vectors)."""
-
-    @abstractmethod
-    def sentence_vectors(self, chunk: Chunk) -> tuple[list[tuple[int, int]], np.ndarray] | None:
-        """Offsets and vectors of a chunk's stored sentences, or ``None`` when there are none."""
-
-    def chunk_count(self, collection: str | None = None) -> int:
-        return sum(d.chunks for d in self.documents(collection))
+# The interfaces and the name rule are re-exported: callers that build a store import them from here.
+__all__ = ["ANY", "ORIGINAL", "Catalog", "LocalStore", "SearchIndex", "Store", "missing_collection",
+           "validate_collection_name"]
 
 
 class LocalStore(DiskSync, Store):
-    """FAISS + BM25 in memory, files on disk.
+    """FAISS + BM25 in memory, files on disk: the :class:`Catalog` and :class:`SearchIndex` of one data folder.
 
     Parameters
     ----------
@@ -229,7 +101,7 @@ class LocalStore(DiskSync, Store):
         if (aside := self._damaged.get(collection, {}).get(None)) is not None:
             raise CollectionDamaged(f"Collection {collection!r} cannot take uploads: {aside.reason}")
 
-    # -- Store -----------------------------------------------------------------------------------------------
+    # -- Catalog -------------------------------------------------------------------------------------------------
     # Reads first take in what another process changed (:meth:`_sync` one collection, :meth:`_sync_names` which
     # collections exist, :meth:`_sync_all` every collection); writes do so under the disk lock, so that they build
     # on what is on disk, not on what this process last saw.
@@ -418,22 +290,31 @@ class LocalStore(DiskSync, Store):
         except FileNotFoundError:  # not kept, or replaced by another process a moment ago
             return None
 
-    def semantic_search(self, collection, vector, k, doc_ids=None):
+    # -- SearchIndex: one collection's CollectionIndex, taken whole (a write swaps in a new one) -----------------
+    def semantic_search(self, collection: str, vector: np.ndarray, k: int,
+                        doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
         return self._index(collection).semantic_search(vector, k, doc_ids)
 
-    def keyword_search(self, collection, tokens, k, doc_ids=None):
+    def keyword_search(self, collection: str, tokens: list[str], k: int,
+                       doc_ids: list[str] | None = None) -> list[tuple[Chunk, float]]:
         return self._index(collection).keyword_search(tokens, k, doc_ids)
 
-    def passages_with(self, collection, terms, doc_ids=None, first_page=False):
+    def passages_with(self, collection: str, terms: list[str], doc_ids: list[str] | None = None,
+                      first_page: bool = False) -> int:
         return self._index(collection).passages_with(terms, doc_ids, first_page)
 
+    def chunk_count(self, collection: str, doc_ids: list[str] | None = None) -> int:
+        records = self._index(collection).records.values()
+        return sum(r.chunks for r in records if doc_ids is None or r.doc_id in doc_ids)
+
     # The next three take chunk ids from a search just made: they read the index that search read, not a newer one.
-    def passage_vectors(self, collection, chunk_ids):
+    def passage_vectors(self, collection: str, chunk_ids: list[str]) -> np.ndarray:
         return self._index(collection, sync=False).passage_vectors(chunk_ids)
 
-    def passage_scores(self, collection, vector, chunk_ids):
+    def passage_scores(self, collection: str, vector: np.ndarray,
+                       chunk_ids: list[str]) -> tuple[np.ndarray, np.ndarray]:
         return self._index(collection, sync=False).passage_scores(vector, chunk_ids)
 
-    def sentence_vectors(self, chunk):
+    def sentence_vectors(self, chunk: Chunk) -> tuple[list[tuple[int, int]], np.ndarray] | None:
         index = next((i for i in list(self._indexes.values()) if chunk.doc_id in i.records), None)
         return index.sentence_vectors(chunk) if index else None

@@ -18,91 +18,24 @@ import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ingestion.chunking import Chunk
-from ingestion.errors import IngestError
+from core.errors import CollectionGone, StorageFailed, StorageFull
+from core.types import Chunk, DamagedDocument, DocumentRecord
 from retrieval.sentence_index import SentenceVectors
+from retrieval.store_api import ANY
 
 log = logging.getLogger(__name__)
 
 CHUNKS, VECTORS, SENTENCES, ORIGINAL = "chunks.jsonl", "vectors.npy", "sentences.npz", "original"
 _FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}  # no space, over quota, over the file size limit
 _KEY = re.compile(r'"key_sha256"\s*:\s*"[0-9a-f]{64}"')
-ANY = ...  # LocalStore.add_document(expect=ANY): whatever became of the collection meanwhile
-
-
-class StorageFull(IngestError):
-    """The data folder has no room left: nothing was saved."""
-
-    status_code = 507
-
-
-class StorageFailed(IngestError):
-    """The data folder could not be written for another reason: nothing was saved."""
-
-    status_code = 503
-
-
-class CollectionGone(IngestError):
-    """The collection an upload was going into was deleted (or deleted and created again) while it was read."""
-
-    status_code = 409
-
-
-class CollectionDamaged(IngestError):
-    """The collection's manifest cannot be read, so nothing may be written into it until it is restored."""
-
-    status_code = 409
 
 
 class Damage(Exception):
     """A document's (or a manifest's) files do not match what was written; ``str()`` says how."""
-
-
-@dataclass
-class DocumentRecord:
-    """What the store knows about one indexed document."""
-
-    doc_id: str
-    filename: str
-    collection: str
-    sha256: str
-    pages: int
-    chunks: int
-    added_at: float
-    strategy: str = "recursive_char"
-    chunk_size: int = 0
-    chunk_overlap: int = 0
-    warnings: list[str] = field(default_factory=list)
-    title: str = ""
-    ocr_pages: list[int] = field(default_factory=list)
-    unread_pages: list[int] = field(default_factory=list)
-    folder: str = ""  # where its files are, under docs/ (set by the store)
-    files: dict = field(default_factory=dict)  # file name -> {"sha256", "bytes"} as written (set by the store)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass
-class DamagedDocument:
-    """A document (``doc_id`` ``None``: a whole collection's manifest) set aside at load, with the reason."""
-
-    collection: str
-    doc_id: str | None
-    filename: str | None
-    reason: str
-    folder: str = ""  # under the collection's folder, for whoever restores it
-    entry: object = field(default=None, repr=False)  # its manifest entry, kept in every manifest written
-    keyed: bool = False  # its collection needs a key: listed only to holders of that key
-
-    def to_dict(self) -> dict:
-        return {"collection": self.collection, "doc_id": self.doc_id, "filename": self.filename,
-                "reason": self.reason, "folder": self.folder}
 
 
 def damaged_manifest(collection: str, path: Path, exc: Damage) -> DamagedDocument:

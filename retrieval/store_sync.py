@@ -26,7 +26,6 @@ memory. What one of them writes reaches the others this way:
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import threading
 import time
@@ -35,8 +34,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from core.types import DamagedDocument
 from retrieval.collection_index import CollectionIndex, Part, make_part
-from retrieval.store_files import Damage, DamagedDocument, damaged_manifest, load_documents, read_manifest
+from retrieval.store_api import COLLECTION_NAME
+from retrieval.store_files import Damage, damaged_manifest, load_documents, read_manifest
 
 try:
     import fcntl
@@ -44,7 +45,6 @@ except ImportError:  # Windows: no flock; one process per data folder there
     fcntl = None
 
 MANIFEST = "manifest.json"
-COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")  # matched whole (fullmatch)
 Signature = tuple[int, int, int]  # (st_ino, st_mtime_ns, st_size) of a manifest
 # A listing of the collections folder is trusted while the folder's mtime stays the same only once it is older than
 # this: a filesystem's clock ticks coarsely, and a folder created in the same tick as the last change leaves it as is.

@@ -45,8 +45,7 @@ from __future__ import annotations
 
 import re
 
-from ingestion.blocks import Block
-from ingestion.chunking import Chunk
+from core.types import Block, Chunk
 from retrieval.tokenize import tokenize
 
 FLOOR = 0.5  # a label the question names less than half of is not what it asks for

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+from tests.support import ROOT
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-EVAL_DIR = Path(__file__).resolve().parents[2] / "shared" / "eval"
+EVAL_DIR = ROOT.parent / "shared" / "eval"
 
 
 @pytest.fixture
 def settings(tmp_path):
     from settings import Settings
 
-    return Settings(data_dir=tmp_path / "storage", index_samples=False, _env_file=None)
+    return Settings.preset("tests", data_dir=tmp_path / "storage")
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def client(pipeline):
 
 @pytest.fixture(scope="session")
 def known_pdf() -> bytes:
-    from tests.pdf_factory import known_text_pdf
+    from tests.support.pdf_factory import known_text_pdf
 
     return known_text_pdf()
 

@@ -18,9 +18,9 @@ import secrets
 import threading
 import time
 
-from limits import RateLimiter
+from core.errors import OverQuota, UnknownCollection
 from pipeline import Pipeline
-from retrieval.store import UnknownCollection
+from services.access import BROWSER, Client
 
 COLLECTION = "default"  # the bundled samples; every browser sees them
 SESSION_PREFIX = "session-"  # for the names only: libraries are told apart by the store's mark
@@ -39,34 +39,33 @@ class Sessions:
     """The browsers' libraries, their quotas and their expiry (module docstring)."""
 
     def __init__(self, pipeline: Pipeline):
-        self.pipeline = pipeline
         self.settings = pipeline.settings
+        self.documents, self.access = pipeline.ingestion, pipeline.access
         self._last_used: dict[str, float] = {}
-        self._questions = RateLimiter(self.settings.session_max_questions_per_hour)
         self._lock = threading.Lock()
         ttl = self.settings.session_ttl_minutes * 60
         # Only collections the store marks as the UI's: an API collection named "session-..." is not one.
-        for name in pipeline.store.session_collections():
+        for name in self.access.libraries():
             try:
-                newest = max((d.added_at for d in pipeline.documents(name)), default=None)
+                newest = max((d.added_at for d in self.documents.documents(name)), default=None)
             except UnknownCollection:
                 continue
             if newest is None or time.time() - newest > ttl:
-                pipeline.delete_collection(name)
+                self.documents.delete_collection(name)
             else:
                 self._last_used[name] = newest
 
     @staticmethod
     def new() -> dict:
         return {"id": secrets.token_hex(8), "collection": None, "token": None, "conversation": None,
-                "uploads": 0, "citations": [], "offered": []}
+                "citations": [], "offered": []}
 
     def open(self, state: dict, token: str | None) -> bool:
         """Open the library ``token`` (from the browser's storage) names, if it is still there."""
         if not token or not isinstance(token, str):
             return False
         name = library_name(token)
-        if name not in self.pipeline.store.session_collections():
+        if name not in self.access.libraries():
             return False
         state["collection"], state["token"] = name, token
         self.collection(state)
@@ -86,9 +85,9 @@ class Sessions:
             generation, token = None, ""
             while generation is None:
                 token = secrets.token_urlsafe(24)
-                generation = self.pipeline.store.create_session(library_name(token))
+                generation = self.access.create_library(library_name(token))
             for record in self._samples():
-                self.pipeline.copy_document(record.doc_id, library_name(token), expect=generation)
+                self.documents.copy_document(record.doc_id, library_name(token), expect=generation)
             state["collection"], state["token"] = library_name(token), token
         return self.collection(state)
 
@@ -98,15 +97,15 @@ class Sessions:
             with self._lock:
                 self._last_used.pop(state["collection"], None)
             try:
-                self.pipeline.delete_collection(state["collection"])
+                self.documents.delete_collection(state["collection"])
             except UnknownCollection:
                 pass
-        state.update(collection=None, token=None, uploads=0, citations=[])
+        state.update(collection=None, token=None, citations=[])
 
     def searchable(self, state: dict) -> list[tuple[str, str]]:
         """(file name, doc id) of every document a question of this browser may search, samples included."""
         try:
-            return [(d.filename, d.doc_id) for d in self.pipeline.documents(self.collection(state))]
+            return [(d.filename, d.doc_id) for d in self.documents.documents(self.collection(state))]
         except UnknownCollection:
             return []
 
@@ -116,14 +115,14 @@ class Sessions:
             return []
         samples = {r.sha256 for r in self._samples()}
         try:
-            docs = self.pipeline.documents(state["collection"])
+            docs = self.documents.documents(state["collection"])
         except UnknownCollection:
             return []
         return [(d.filename, d.doc_id) for d in docs if d.sha256 not in samples]
 
     def _samples(self):
         try:
-            return self.pipeline.documents(COLLECTION)
+            return self.documents.documents(COLLECTION)
         except UnknownCollection:
             return []
 
@@ -134,11 +133,11 @@ class Sessions:
     def question_refused(self, state: dict) -> str | None:
         """A friendly message when this browser has asked its hourly quota, else ``None`` (and the question
         counts)."""
-        wait = self._questions.acquire(state["id"])
-        if wait is None:
-            return None
-        return (f"This session has asked {self._questions.limit} questions in the last hour, the most allowed. "
-                f"Please ask again in about {int(wait) // 60 + 1} minutes.")
+        try:
+            self.access.count(Client(BROWSER, state["id"]), "questions")
+        except OverQuota as exc:
+            return exc.message
+        return None
 
     def expire(self, state: dict) -> str | None:
         """Delete unused libraries; a message if this browser's own was among them."""
@@ -149,11 +148,11 @@ class Sessions:
             for name in idle:
                 del self._last_used[name]
                 try:
-                    self.pipeline.delete_collection(name)
+                    self.documents.delete_collection(name)
                 except UnknownCollection:
                     pass
-        if state["collection"] and state["collection"] not in self.pipeline.store.collections():
-            state.update(collection=None, token=None, uploads=0)
+        if state["collection"] and not self.access.exists(state["collection"]):
+            state.update(collection=None, token=None)
             return (f"Your uploads were deleted after {idle_words(self.settings.session_ttl_minutes)} without use; "
                     "upload them again to ask about them.")
         return None

@@ -10,7 +10,7 @@ import re
 
 from generation.extractive import page_reference
 from pipeline import Pipeline
-from retrieval.store import UnknownCollection
+from core.errors import UnknownCollection
 
 
 def esc(text: object) -> str:
@@ -51,7 +51,7 @@ def expansion_html(expansion) -> str:
 
 
 def mode_note(pipeline: Pipeline) -> str:
-    if pipeline.llm is not None:
+    if pipeline.questions.mode == "llm":
         return ("## Ask your documents\nAnswers are written by the LLM from the passages shown, every claim cited "
                 "`[Source N]` and checked; when the check fails you get sentences quoted from the document. "
                 f"**Mode: LLM** ({esc(pipeline.settings.llm_model)}).")
@@ -87,9 +87,9 @@ def rewrite_html(result) -> str:
 
 def samples_html(pipeline: Pipeline) -> str:
     """A line on the sample document while it is being indexed (questions asked meanwhile wait for it)."""
-    if pipeline.samples_status != "indexing":
+    if pipeline.ingestion.samples_status != "indexing":
         return ""
-    name, step, done = pipeline.samples_progress
+    name, step, done = pipeline.ingestion.samples_progress
     what = f"{esc(name)}: {esc(step or 'starting')} ({done:.0%})" if name else "starting"
     return (f"<p id='sample-progress'>Indexing the sample document, {what}. A question asked now is answered as "
             "soon as it is ready.</p>")
@@ -97,7 +97,7 @@ def samples_html(pipeline: Pipeline) -> str:
 
 def documents_html(pipeline: Pipeline, collection: str) -> str:
     try:
-        docs = pipeline.documents(collection)
+        docs = pipeline.ingestion.documents(collection)
     except UnknownCollection:
         docs = []
     indexing = samples_html(pipeline)

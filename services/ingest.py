@@ -1,0 +1,296 @@
+"""Uploads, from bytes to a searchable document: check, de-duplicate, read, chunk, embed, store.
+
+One :class:`Ingestion` per process serves the HTTP API, the UI and the CLI alike, so the limits it applies (the
+number of documents read at once, identical uploads joined) hold whoever sends the file.
+
+An upload goes: cheap checks (collection name, strategy, sizes) -> the same file already being indexed into the
+same collection is joined (:class:`ingestion.inflight.SingleFlight`) -> the same file already indexed with the same
+chunking is returned as it is -> the same file in another collection is copied, vectors and all -> otherwise it is
+read (in an isolated process, :mod:`ingestion.isolation`), chunked, embedded and written in one step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from core.answers import IngestResult
+from core.errors import NoTextLayer, ServerBusy
+from core.types import DamagedDocument, DocumentRecord
+from ingestion.chunking import check_strategy, chunk_pages
+from ingestion.inflight import SingleFlight
+from ingestion.isolation import ParseLimits, read_isolated
+from ingestion.reader import read_document
+from retrieval.embedder import Embedder
+from retrieval.sentence_index import SentenceVectors
+from retrieval.store_api import Catalog, validate_collection_name
+from services.limits import Busy, Slots
+from settings import Settings
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, float], None]  # (what is happening, fraction done in [0, 1])
+SAMPLE_TYPES = {".pdf", ".txt", ".md"}
+
+
+def clean_filename(name: str) -> str:
+    """The bare file name, without folders or control characters, at most 200 characters.
+
+    >>> clean_filename("C:\\\\Users\\\\me\\\\report.pdf"), clean_filename("../../x\\ty.txt"), clean_filename("")
+    ('report.pdf', 'xy.txt', 'upload')
+    """
+    base = re.split(r"[\\/]", name or "")[-1]
+    base = "".join(ch for ch in base if ch.isprintable()).strip() or "upload"
+    return base[-200:]
+
+
+def document_id(collection: str, sha256: str) -> str:
+    """A document's id: the same file in the same collection always gets the same one."""
+    return hashlib.sha256(f"{collection}\0{sha256}".encode()).hexdigest()[:16]
+
+
+class Ingestion:
+    """Adds, lists, copies and removes documents (module docstring)."""
+
+    def __init__(self, settings: Settings, store: Catalog, embedder: Embedder):
+        self.settings, self.store, self.embedder = settings, store, embedder
+        self._write_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
+        # ...but only this many documents at once, whoever sends them (API, UI, CLI): each holds a reading process
+        # and its pages in memory.
+        self.slots = Slots(settings.max_concurrent_ingests)
+        self.in_flight: SingleFlight[IngestResult] = SingleFlight()
+        self.samples_status = "not requested"
+        self.samples_progress = ("", "", 0.0)  # the sample being indexed: its file name, the step, the share done
+
+    def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,
+               *, strategy: str | None = None, chunk_size: int | None = None,
+               chunk_overlap: int | None = None) -> IngestResult:
+        """Read, chunk, embed and index one file.
+
+        Parameters
+        ----------
+        data, filename : the upload; the extension decides how it is read.
+        collection : where it goes (created on first use).
+        progress : ``progress(message, fraction)`` as pages are read or OCR'd and passages embedded.
+        strategy, chunk_size, chunk_overlap : chunking for this upload; the settings' values when ``None``.
+
+        An identical upload (same bytes, collection and chunking) already in progress is joined: this call waits
+        for it and returns its document (``duplicate``), or raises its error.
+
+        Raises
+        ------
+        core.errors.IngestError
+            The file cannot be indexed; nothing already indexed is changed.
+        ValueError
+            The collection name, strategy or sizes are invalid.
+        """
+        s = self.settings
+        report = progress or (lambda _msg, _frac: None)
+        t0 = time.perf_counter()
+        collection = validate_collection_name(collection)
+        filename = clean_filename(filename)
+        strategy = check_strategy(strategy or s.chunk_strategy)  # before the costly read
+        size = chunk_size or s.chunk_size
+        overlap = s.chunk_overlap if chunk_overlap is None else chunk_overlap
+        if not 100 <= size <= 20000 or not 0 <= overlap < size:
+            raise ValueError(f"Invalid chunk size {size} / overlap {overlap}: the size must be 100-20000 characters "
+                             "and the overlap at least 0 and smaller than the size.")
+        config = (strategy, size, overlap)
+        sha = hashlib.sha256(data).hexdigest()
+        # The same file arriving again while it is being indexed into the same collection waits for that upload
+        # and shares its result: read and embedded once, not twice with the second replacing the first.
+        outcome = self.in_flight.run(
+            (collection, sha, config),
+            lambda: self._ingest_new(data, filename, collection, sha, config, report, t0),
+            on_wait=lambda: report("Waiting for an identical upload in progress", 0.0))
+        if not outcome.joined:
+            return outcome.value
+        report("Indexed (by an identical upload in progress)", 1.0)
+        first = outcome.value
+        return dataclasses.replace(first, seconds=time.perf_counter() - t0, duplicate=True, warnings=[
+            f"An identical file was being indexed into collection {collection!r} at the same moment (as "
+            f"{first.filename!r}); this upload shares its result and was not read or embedded again."])
+
+    def _ingest_new(self, data: bytes, filename: str, collection: str, sha: str, config: tuple, report: Progress,
+                    t0: float) -> IngestResult:
+        """:meth:`ingest` after its cheap checks: an identical document already indexed is reused, otherwise the
+        file is read and embedded."""
+        strategy = config[0]
+        generation = self.store.generation(collection)  # into this collection or none (not one re-created since)
+        existing = self.store.find_by_sha(collection, sha)
+        if existing and (existing.strategy, existing.chunk_size, existing.chunk_overlap) == config:
+            report("Already indexed", 1.0)
+            return IngestResult(
+                existing.doc_id, existing.filename, collection, existing.pages, existing.chunks,
+                self.chunk_ids(existing.doc_id), time.perf_counter() - t0,
+                [f"This file is already indexed in collection {collection!r} as {existing.filename!r}; "
+                 "it was not embedded again."], duplicate=True, strategy=strategy,
+                ocr_pages=existing.ocr_pages, unread_pages=existing.unread_pages)
+
+        twin = None if existing else next(self._twins(sha, config), None)
+        if twin is not None:
+            # The same file, chunked the same way, in another collection: copy it (milliseconds) rather than read
+            # and embed it again (seconds per page).
+            copy = self.copy_document(twin.doc_id, collection, filename=filename, expect=generation)
+            report("Indexed (copied from an identical upload)", 1.0)
+            elapsed = time.perf_counter() - t0
+            return IngestResult(copy.doc_id, copy.filename, collection, copy.pages, copy.chunks,
+                                self.chunk_ids(copy.doc_id), elapsed, list(copy.warnings), strategy=strategy,
+                                ocr_pages=list(copy.ocr_pages), unread_pages=list(copy.unread_pages),
+                                timings={"copy": elapsed})
+        try:
+            with self.slots.take():
+                return self._index(data, filename, collection, sha, config, existing, report, t0, generation)
+        except Busy:
+            raise ServerBusy(f"'{filename}' was not indexed: {self.settings.max_concurrent_ingests} document(s) are "
+                             "being indexed already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few "
+                             "seconds.") from None
+
+    def _index(self, data: bytes, filename: str, collection: str, sha: str, config: tuple,
+               existing: DocumentRecord | None, report: Progress, t0: float, generation: int | None) -> IngestResult:
+        """Read, chunk, embed and store one new file (``ingest`` has checked everything cheap)."""
+        s = self.settings
+        strategy, size, overlap = config
+        doc_id = document_id(collection, sha)
+        report(f"Reading {filename}", 0.0)
+        doc = self._read(data, filename, report)
+        t1 = time.perf_counter()
+        chunks = chunk_pages(doc.pages, doc_id=doc_id, filename=filename, strategy=strategy, chunk_size=size,
+                             chunk_overlap=overlap, embed=self.embedder.encode,
+                             semantic_percentile=s.semantic_percentile, semantic_min_chars=s.semantic_min_chars)
+        if not chunks:
+            raise NoTextLayer(f"'{filename}' has no passages with words to index.")
+        t2 = time.perf_counter()
+        report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.5)
+        reused = self._reuse_vectors(sha, config, chunks)
+        if reused is None:
+            share = 0.45 if not s.sentence_vectors else 0.19  # sentences take about 1.4x the passages' time
+            vectors = self.embedder.encode(
+                [c.embedding_text() if s.embed_prefix else c.text for c in chunks],
+                progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + share * done / total))
+            sentences = SentenceVectors.build(
+                chunks, self.embedder.encode,
+                progress=lambda done, total: report(f"Embedded {done}/{total} sentences",
+                                                    0.5 + share + (0.45 - share) * done / total),
+            ) if s.sentence_vectors else None
+        else:
+            vectors, sentences = reused
+        t3 = time.perf_counter()
+        record = DocumentRecord(
+            doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
+            chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
+            warnings=doc.warnings, title=doc.title, ocr_pages=list(doc.ocr_pages), unread_pages=list(doc.unread_pages))
+        with self._write_lock:
+            self.store.add_document(record, chunks, vectors, sentences, original=data, expect=generation)
+        t4 = time.perf_counter()
+        report("Indexed", 1.0)
+        return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
+                            t4 - t0, list(doc.warnings), strategy=strategy, ocr_pages=list(doc.ocr_pages),
+                            unread_pages=list(doc.unread_pages), replaced=existing is not None,
+                            timings={"read": t1 - t0, "chunk": t2 - t1, "embed": t3 - t2, "index": t4 - t3})
+
+    def _read(self, data: bytes, filename: str, report: Progress):
+        """Read the upload, in a limited child process unless ``RAG_PARSE_ISOLATED`` is off."""
+        s = self.settings
+
+        def on_page(stage: str, done: int, total: int) -> None:
+            verb = "OCR'd" if stage == "ocr" else "Read"
+            report(f"{verb} page {done}/{total}" if stage != "ocr" else f"{verb} {done}/{total} scanned pages",
+                   0.5 * done / max(total, 1))
+
+        kwargs = dict(max_bytes=int(s.max_upload_mb * 1024 * 1024), garbled_threshold=s.garbled_threshold,
+                      ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, max_pages=s.max_pages,
+                      progress=on_page)
+        if s.parse_isolated:
+            return read_isolated(data, filename, limits=ParseLimits.from_settings(s), **kwargs)
+        return read_document(data, filename, **kwargs)
+
+    def chunk_ids(self, doc_id: str) -> list[str]:
+        """The ids of a document's passages, in order."""
+        return [c.chunk_id for c in self.store.document_data(doc_id)[1]]
+
+    def _twins(self, sha: str, config: tuple):
+        """Indexed documents, in any collection, of the same file chunked the same way."""
+        return (r for r in self.store.documents()
+                if r.sha256 == sha and (r.strategy, r.chunk_size, r.chunk_overlap) == config)
+
+    def _reuse_vectors(self, sha: str, config: tuple, chunks):
+        """Passage and sentence vectors of the same file chunked the same way in another collection, if any."""
+        for record in self._twins(sha, config):
+            _, old_chunks, vectors = self.store.document_data(record.doc_id)
+            sentences = self.store.document_sentences(record.doc_id)
+            if [c.text for c in old_chunks] == [c.text for c in chunks] and (
+                    sentences is not None or not self.settings.sentence_vectors):
+                return vectors, sentences
+        return None
+
+    def copy_document(self, doc_id: str, collection: str, filename: str | None = None, expect=...) -> DocumentRecord:
+        """Put an indexed document into another collection too, reusing its vectors (nothing is read or embedded).
+
+        ``filename`` names the copy (default: the original's name). Its passages keep the vectors embedded with the
+        original's name in their prefix: a difference of one field in the prefix, not worth embedding again.
+        Returns the copy's record; a copy already there is returned as it is. ``expect``: see the store's
+        ``add_document``.
+        """
+        record, chunks, vectors = self.store.document_data(doc_id)
+        new_id = document_id(collection, record.sha256)
+        existing = self.store.find_by_sha(collection, record.sha256)
+        if existing:
+            return existing
+        name = filename or record.filename
+        copies = [dataclasses.replace(c, doc_id=new_id, chunk_id=new_id + c.chunk_id[len(record.doc_id):],
+                                      filename=name) for c in chunks]
+        copy = dataclasses.replace(record, doc_id=new_id, collection=collection, added_at=time.time(), folder="",
+                                   filename=name)
+        with self._write_lock:
+            self.store.add_document(copy, copies, vectors, self.store.document_sentences(doc_id),
+                                    original=self.store.original(doc_id), expect=expect)
+        return copy
+
+    def documents(self, collection: str | None = None) -> list[DocumentRecord]:
+        """The records of ``collection``'s documents (every collection's when ``None``)."""
+        return self.store.documents(collection)
+
+    def damaged(self, collection: str | None = None) -> list[DamagedDocument]:
+        """Documents set aside at start because their files are damaged, with the reason (uploading the file
+        again repairs one)."""
+        return self.store.damaged(collection)
+
+    def delete_document(self, doc_id: str) -> DocumentRecord:
+        with self._write_lock:
+            return self.store.delete_document(doc_id)
+
+    def delete_collection(self, collection: str) -> list[DocumentRecord]:
+        with self._write_lock:
+            return self.store.delete_collection(collection)
+
+    def index_samples(self, collection: str = "default") -> list[IngestResult]:
+        """Index the bundled sample documents (once: identical files are recognised and skipped)."""
+        results = []
+        self.samples_status = "indexing"
+        try:
+            for path in sorted(Path(self.settings.sample_dir).glob("*")):
+                if path.suffix.lower() in SAMPLE_TYPES:
+                    def report(step: str, done: float, name: str = path.name) -> None:
+                        self.samples_progress = (name, step, done)
+
+                    result = self.ingest(path.read_bytes(), path.name, collection, progress=report)
+                    log.info("sample %s: %s pages, %s chunks (%s)", path.name, result.pages, result.chunks,
+                             "already indexed" if result.duplicate else f"{result.seconds:.1f} s")
+                    results.append(result)
+            self.samples_status = "ready"
+        except Exception as exc:  # noqa: BLE001 - a broken sample must not stop the server
+            self.samples_status = f"failed: {exc}"
+            log.error("indexing the sample documents failed: %s", exc)
+        return results
+
+    @property
+    def samples_pending(self) -> bool:
+        """The samples are to be indexed and are not ready yet (a question may wait for them)."""
+        return self.settings.index_samples and self.samples_status in ("not requested", "indexing")
