@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import ClassVar
 
+from core.types import fill_page_end
+
 
 LEVELS = ("high", "low", "insufficient")
 
@@ -43,10 +45,7 @@ class Citation:
     page_end_label: str = ""
 
     def __post_init__(self) -> None:
-        if not self.page_end:
-            self.page_end = self.page
-        if self.page_end == self.page and not self.page_end_label:
-            self.page_end_label = self.page_label
+        fill_page_end(self)
 
     def to_dict(self) -> dict:
         return {"doc_id": self.doc_id, "page": self.page, "page_end": self.page_end, "chunk_id": self.chunk_id,

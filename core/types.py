@@ -131,6 +131,15 @@ class ReadResult:
     unread_pages: list[int] = field(default_factory=list)
 
 
+def fill_page_end(span) -> None:
+    """Give a span of pages written without its end (a stored chunk, a citation) its defaults: it ends on the page
+    it starts on, whose printed label is then its end's label too."""
+    if not span.page_end:
+        span.page_end = span.page
+    if span.page_end == span.page and not span.page_end_label:
+        span.page_end_label = span.page_label
+
+
 @dataclass
 class Chunk:
     """One indexed passage.
@@ -168,10 +177,7 @@ class Chunk:
     page_end_label: str = ""
 
     def __post_init__(self) -> None:
-        if not self.page_end:
-            self.page_end = self.page
-        if self.page_end == self.page and not self.page_end_label:
-            self.page_end_label = self.page_label
+        fill_page_end(self)
         self.blocks = [b if isinstance(b, Block) else Block.from_dict(b) for b in self.blocks]
 
     @property
