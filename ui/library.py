@@ -40,18 +40,18 @@ class Sessions:
 
     def __init__(self, pipeline: Pipeline):
         self.settings = pipeline.settings
-        self.documents, self.access = pipeline.ingestion, pipeline.access
+        self.ingestion, self.access = pipeline.ingestion, pipeline.access
         self._last_used: dict[str, float] = {}
         self._lock = threading.Lock()
         ttl = self.settings.session_ttl_minutes * 60
         # Only collections the store marks as the UI's: an API collection named "session-..." is not one.
         for name in self.access.libraries():
             try:
-                newest = max((d.added_at for d in self.documents.documents(name)), default=None)
+                newest = max((d.added_at for d in self.ingestion.documents(name)), default=None)
             except UnknownCollection:
                 continue
             if newest is None or time.time() - newest > ttl:
-                self.documents.delete_collection(name)
+                self.ingestion.delete_collection(name)
             else:
                 self._last_used[name] = newest
 
@@ -87,7 +87,7 @@ class Sessions:
                 token = secrets.token_urlsafe(24)
                 generation = self.access.create_library(library_name(token))
             for record in self._samples():
-                self.documents.copy_document(record.doc_id, library_name(token), expect=generation)
+                self.ingestion.copy_document(record.doc_id, library_name(token), expect=generation)
             state["collection"], state["token"] = library_name(token), token
         return self.collection(state)
 
@@ -97,7 +97,7 @@ class Sessions:
             with self._lock:
                 self._last_used.pop(state["collection"], None)
             try:
-                self.documents.delete_collection(state["collection"])
+                self.ingestion.delete_collection(state["collection"])
             except UnknownCollection:
                 pass
         state.update(collection=None, token=None, citations=[])
@@ -105,7 +105,7 @@ class Sessions:
     def searchable(self, state: dict) -> list[tuple[str, str]]:
         """(file name, doc id) of every document a question of this browser may search, samples included."""
         try:
-            return [(d.filename, d.doc_id) for d in self.documents.documents(self.collection(state))]
+            return [(d.filename, d.doc_id) for d in self.ingestion.documents(self.collection(state))]
         except UnknownCollection:
             return []
 
@@ -115,14 +115,14 @@ class Sessions:
             return []
         samples = {r.sha256 for r in self._samples()}
         try:
-            docs = self.documents.documents(state["collection"])
+            docs = self.ingestion.documents(state["collection"])
         except UnknownCollection:
             return []
         return [(d.filename, d.doc_id) for d in docs if d.sha256 not in samples]
 
     def _samples(self):
         try:
-            return self.documents.documents(COLLECTION)
+            return self.ingestion.documents(COLLECTION)
         except UnknownCollection:
             return []
 
@@ -148,7 +148,7 @@ class Sessions:
             for name in idle:
                 del self._last_used[name]
                 try:
-                    self.documents.delete_collection(name)
+                    self.ingestion.delete_collection(name)
                 except UnknownCollection:
                     pass
         if state["collection"] and not self.access.exists(state["collection"]):
