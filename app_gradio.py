@@ -18,6 +18,7 @@ from core.answers import Delta, Reset, Sources
 from core.errors import IngestError, QuestionError, UnknownCollection, UnknownDocument
 from ingestion.upload_checks import check_file, discard
 from pipeline import Pipeline
+from services.progress import IngestProgress, eta_text
 from ui.library import COLLECTION, Sessions
 from ui.page_view import zoomed
 from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, link_markers, mode_note,
@@ -92,8 +93,8 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         """Index one checked file; the line the status shows for it."""
         name = Path(path).name
 
-        def report(msg, frac):
-            progress((i + frac) / count, desc=f"{name}: {msg}")
+        def report(p: IngestProgress):
+            progress((i + p.fraction) / count, desc=f"{name}: {p.message}")
 
         try:
             r = pipeline.ingestion.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
@@ -165,9 +166,10 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         waited = time.monotonic()
         while (sample_pending() and not session["collection"]
                and time.monotonic() - waited < SAMPLE_WAIT_S):
-            done = pipeline.ingestion.samples_progress[2]
-            history[-1]["content"] = esc(f"Waiting for the sample document to finish indexing ({done:.0%}); your "
-                                         "question is answered as soon as it is ready.")
+            sample = pipeline.ingestion.samples_progress[1]
+            history[-1]["content"] = esc(f"Waiting for the sample document to finish indexing ({sample.fraction:.0%}"
+                                         f"{', ' + eta_text(sample.eta_seconds) if sample.eta_seconds else ''}); "
+                                         "your question is answered as soon as it is ready.")
             yield history, "", "", no_citations, session
             time.sleep(1.0)
         history[-1]["content"] = ""

@@ -7,6 +7,7 @@ python cli.py ask "What learning rate does Adam use?" --collection papers
 python cli.py search "learning rate" --mode keyword
 python cli.py documents
 python cli.py delete <doc_id>
+python cli.py samples            # index the sample documents now, before the server's first start
 
 With ``RAG_SERVER_URL`` set (or ``--server URL``), every command goes to the server running there, through its HTTP
 API, and loads no model; the output is the same. When no server answers ``GET /health`` there, the command runs on
@@ -21,6 +22,7 @@ import argparse
 import json
 import mimetypes
 import sys
+import time
 from pathlib import Path
 
 from ingestion.chunking import STRATEGIES
@@ -29,10 +31,12 @@ from ingestion.chunking import STRATEGIES
 _NOT_RANKING = ("question", "confidence_level", "timings")
 
 
-def show_progress(message: str, fraction: float) -> None:
-    """One line per step on stderr, rewritten in place on a terminal."""
-    end = "\r" if sys.stderr.isatty() and fraction < 1 else "\n"
-    print(f"  {fraction:4.0%} {message:<60}", end=end, file=sys.stderr, flush=True)
+def show_progress(progress) -> None:
+    """One line per step on stderr, rewritten in place on a terminal: the share done, what is happening and the
+    time left (an :class:`services.progress.IngestProgress`, or its ``to_dict()`` from a server)."""
+    p = progress if isinstance(progress, dict) else progress.to_dict()
+    end = "\r" if sys.stderr.isatty() and p["stage"] != "done" else "\n"
+    print(f"  {p['fraction']:4.0%} {p['message']:<72}", end=end, file=sys.stderr, flush=True)
 
 
 # -- output, the same whether the command ran here or on a server -----------------------------------------------
@@ -95,6 +99,21 @@ def detail(reply) -> str:
         return f"The server answered {reply.status_code}."
 
 
+def follow_job(client, job: dict, interval: float = 0.5) -> dict:
+    """Poll a background upload (``GET /ingest/jobs/{id}``), showing its progress, until it ends."""
+    while True:
+        show_progress(job["progress"])
+        if job["status"] != "running":
+            if job["progress"]["stage"] != "done" and sys.stderr.isatty():
+                print(file=sys.stderr)  # end the line rewritten in place
+            return job
+        time.sleep(interval)
+        reply = client.get(f"/ingest/jobs/{job['job_id']}")
+        if reply.status_code != 200:
+            return {**job, "status": "lost"}
+        job = reply.json()
+
+
 def run_remote(args: argparse.Namespace, client) -> int:
     """``args``'s command through the server's HTTP API."""
     if args.command == "ingest":
@@ -109,14 +128,18 @@ def run_remote(args: argparse.Namespace, client) -> int:
             form = {"collection": args.collection, **{name: str(value) for name, value in (
                 ("strategy", args.strategy), ("chunk_size", args.chunk_size), ("chunk_overlap", args.chunk_overlap))
                 if value is not None}}
-            show_progress(f"Indexing {path.name} on the server", 0.0)
             kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-            reply = client.post("/ingest", data=form, files={"file": (path.name, data, kind)})
-            if reply.status_code == 200:
-                print_ingested(path.name, reply.json())
+            reply = client.post("/ingest", data={**form, "wait": "false"}, files={"file": (path.name, data, kind)})
+            if reply.status_code == 202:
+                job = follow_job(client, reply.json())
+                if job["status"] == "done":
+                    print_ingested(path.name, job["result"])
+                    continue
+                message = job["error"]["detail"] if job["status"] == "failed" else "the server stopped reporting"
+                print(f"{path.name}: {message}", file=sys.stderr)
             else:
                 print(f"{path.name}: {detail(reply)}", file=sys.stderr)
-                status = 1
+            status = 1
         return status
     if args.command == "documents":
         reply = client.get("/documents", params={"collection": args.collection})
@@ -164,6 +187,11 @@ def run_local(args: argparse.Namespace) -> int:
         if args.command == "documents":
             print_documents([d.to_dict() for d in pipeline.documents(args.collection)])
             return 0
+        if args.command == "samples":
+            for r in pipeline.index_samples(args.collection):
+                print_ingested(r.filename, r.to_dict())
+            print(f"samples: {pipeline.ingestion.samples_status} in {pipeline.settings.data_dir}")
+            return 0 if pipeline.ingestion.samples_status == "ready" else 1
         if args.command == "delete":
             record = pipeline.ingestion.delete_document(args.doc_id)
             print(f"deleted {record.filename} ({record.doc_id})")
@@ -197,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--doc-id", action="append", dest="doc_ids")
         p.add_argument("--json", action="store_true", help="print the same JSON as the HTTP API")
     sub.add_parser("documents", help="list indexed documents")
+    sub.add_parser("samples", help="index the sample documents (data/) now: `make run`'s install step and the "
+                   "Docker build do, so that a first start answers at once")
     p_delete = sub.add_parser("delete", help="remove a document")
     p_delete.add_argument("doc_id")
     for p in sub.choices.values():
@@ -212,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
 
     settings = get_settings()
     url = settings.server_url if args.server is None else args.server
+    if args.command == "samples":
+        url = ""  # into this machine's data folder, which a server started later loads
     client = connect(url, settings.api_key, args.key) if url else None
     if client is None:
         return run_local(args)

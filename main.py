@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api_docs import mount_offline_docs
-from core.errors import (CollectionLocked, FileTooLarge, IngestError, OverQuota, QuestionError, UnknownCollection,
-                         UnknownDocument)
+from core.errors import (CollectionLocked, FileTooLarge, IngestError, OverQuota, QuestionError, ServerBusy,
+                         UnknownCollection, UnknownDocument)
 from core.text import check_text, safe_text
 from ingestion.upload_checks import check_upload
 from pipeline import Pipeline
@@ -223,13 +223,19 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         if "collection" in form and not str(form["collection"]):
             checked_name("")
 
-    @app.post("/ingest", responses=errors(400, 403, 408, 409, 413, 415, 422, 429, 503, 507),
+    @app.post("/ingest", responses={202: {"description": "wait=false: the upload runs in the background; the body "
+                                          "is its job (as GET /ingest/jobs/{job_id} answers)"},
+                                    **errors(400, 403, 408, 409, 413, 415, 422, 429, 503, 507)},
               dependencies=[Depends(no_empty_collection)])
     def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
                strategy: Literal["fixed_size", "recursive_char", "semantic"] | None = Form(None),
                chunk_size: int | None = Form(None, ge=100, le=20000),
                chunk_overlap: int | None = Form(None, ge=0),
+               wait: bool = Form(True, description="false: answer 202 at once with a job whose progress (pages "
+                                 "read, passages and sentences embedded, seconds left) GET /ingest/jobs/{job_id} "
+                                 "reports, and its result at the end."),
                key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
+        """Index one file. By default the request waits for it; ``wait=false`` makes it a background job."""
         collection = checked_name(collection)
         # A new collection uploaded into with a key is claimed for that key before anything is read.
         p.access.authorize(collection, key, create=True)
@@ -240,11 +246,32 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         if len(data) > limit:
             raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
                                "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
+        name = file.filename or "upload"
+        if not wait:
+            if p.ingestion.slots.busy >= p.ingestion.slots.n:  # refused now rather than as a failed job
+                raise ServerBusy(f"{name!r} was not indexed: {p.ingestion.slots.n} document(s) are being indexed "
+                                 "already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few seconds.")
+            job = p.jobs.start(collection, lambda progress: p.ingestion.ingest(
+                data, name, collection, progress, strategy=strategy, chunk_size=chunk_size,
+                chunk_overlap=chunk_overlap))
+            return JSONResponse(job.to_dict(), status_code=202, headers={"Location": f"/ingest/jobs/{job.id}"})
         try:
-            return p.ingestion.ingest(data, file.filename or "upload", collection, strategy=strategy,
+            return p.ingestion.ingest(data, name, collection, strategy=strategy,
                                       chunk_size=chunk_size, chunk_overlap=chunk_overlap).to_dict()
         except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
+
+    @app.get("/ingest/jobs/{job_id}", responses=errors(403, 404))
+    def ingest_job(job_id: str, key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
+        """A background upload (``POST /ingest`` with ``wait=false``): ``status`` running, done or failed;
+        ``progress`` (pages read, passages and sentences embedded, ``eta_seconds``); ``result`` (what a waited-for
+        upload answers) or ``error`` (``status``, the HTTP status it would have had, and ``detail``)."""
+        job = p.jobs.get(job_id)
+        if job is None:
+            raise HTTPException(404, "No such upload job: job ids are kept for an hour after the upload ends. "
+                                "Upload the file again to index it.")
+        p.access.authorize(job.collection, key)
+        return job.to_dict()
 
     @app.get("/documents", responses=errors(404, 422))
     def documents(collection: str | None = None, key: str | None = Depends(collection_key),

@@ -34,8 +34,10 @@ from retrieval.reranker import Reranker
 from retrieval.searcher import Searcher
 from retrieval.store import LocalStore
 from services.access import Access
-from services.ingest import Ingestion, Progress
+from services.ingest import Ingestion
+from services.jobs import IngestJobs
 from services.pages import Pages
+from services.progress import Progress
 from services.query import Questions
 from settings import Settings, get_settings
 
@@ -71,6 +73,7 @@ class Pipeline:
         self.answerer = ExtractiveAnswerer(self.embedder, max_sentences=s.answer_max_sentences,
                                            sentence_vectors=self.store.sentence_vectors, policy=policy)
         self.ingestion = Ingestion(s, self.store, self.embedder)
+        self.jobs = IngestJobs()  # uploads followed through GET /ingest/jobs/{id}
         self.questions = Questions(
             s, self.store, self.searcher, self.answerer,
             LLMAnswerer(self.llm, self.answerer, policy) if self.llm else None,

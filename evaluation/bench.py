@@ -147,9 +147,13 @@ def ingest_one(pipeline, path: Path) -> dict:
     from retrieval.sentence_index import SentenceVectors
 
     data = path.read_bytes()
+    seen: list[tuple[float, float | None]] = []  # (seconds since start, estimated seconds left)
     t0 = time.perf_counter()
-    result = pipeline.ingest(data, path.name, collection=COLLECTION)
+    result = pipeline.ingest(data, path.name, collection=COLLECTION,
+                             progress=lambda p: seen.append((time.perf_counter() - t0, p.eta_seconds)))
     wall = time.perf_counter() - t0
+    # What the progress said was left when half the time had passed, against what was left.
+    half = min((x for x in seen if x[1] is not None), key=lambda x: abs(x[0] - wall / 2), default=(wall / 2, None))
     if result.duplicate:
         raise SystemExit(f"error: {path.name} is the same file as one already benchmarked; give distinct PDFs")
     _, chunks, _ = pipeline.store.document_data(result.doc_id)
@@ -164,7 +168,8 @@ def ingest_one(pipeline, path: Path) -> dict:
     return {"doc": path.stem, "doc_id": result.doc_id, "pages": result.pages, "chunks": result.chunks,
             "wall_s": wall, "s_per_page": wall / result.pages, "timings": dict(result.timings),
             "bare_embed_s": bare, "x_bare": wall / bare, "sentences": len(sentences),
-            "sentence_embed_s": sentence_s, "x_bare_and_sentences": wall / (bare + sentence_s)}
+            "sentence_embed_s": sentence_s, "x_bare_and_sentences": wall / (bare + sentence_s),
+            "eta_at_half_s": half[1], "left_at_half_s": wall - half[0]}
 
 
 def ingestion_total(rows: list[dict]) -> dict:

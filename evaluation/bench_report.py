@@ -51,14 +51,16 @@ def comparison_table(report: dict, compact: bool = False) -> str:
 
 def ingestion_table(ingestion: dict) -> str:
     head = ["document", "pages", "chunks", "wall s", "s/page", "read s", "chunk s", "embed s", "index s",
-            "bare passage embedding s", "wall / bare", "sentences", "sentence embedding s", "wall / (bare + sentences)"]
+            "bare passage embedding s", "wall / bare", "sentences", "sentence embedding s", "wall / (bare + sentences)",
+            "time left at half-way: estimated / actual s"]
     rows = []
     for r in ingestion["documents"] + [{**ingestion["total"], "doc": "**all**"}]:
         t = r["timings"]
+        eta = "" if r.get("eta_at_half_s") is None else f"{r['eta_at_half_s']:.1f} / {r['left_at_half_s']:.1f}"
         rows.append([r["doc"], r["pages"], r["chunks"], f"{r['wall_s']:.1f}", f"{r['s_per_page']:.2f}",
                      f"{t['read']:.1f}", f"{t['chunk']:.2f}", f"{t['embed']:.1f}", f"{t['index']:.2f}",
                      f"{r['bare_embed_s']:.1f}", f"{r['x_bare']:.1f}x", r["sentences"], f"{r['sentence_embed_s']:.1f}",
-                     f"{r['x_bare_and_sentences']:.1f}x"])
+                     f"{r['x_bare_and_sentences']:.1f}x", eta])
     return markdown_table(head, rows, "lr")
 
 

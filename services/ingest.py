@@ -17,7 +17,6 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from core.answers import IngestResult
@@ -31,11 +30,11 @@ from retrieval.embedder import Embedder
 from retrieval.sentence_index import SentenceVectors
 from retrieval.store_api import Catalog, validate_collection_name
 from services.limits import Busy, Slots
+from services.progress import IngestProgress, Progress, Rates, Tracker
 from settings import Settings
 
 log = logging.getLogger(__name__)
 
-Progress = Callable[[str, float], None]  # (what is happening, fraction done in [0, 1])
 SAMPLE_TYPES = {".pdf", ".txt", ".md"}
 
 
@@ -66,7 +65,8 @@ class Ingestion:
         self.slots = Slots(settings.max_concurrent_ingests)
         self.in_flight: SingleFlight[IngestResult] = SingleFlight()
         self.samples_status = "not requested"
-        self.samples_progress = ("", "", 0.0)  # the sample being indexed: its file name, the step, the share done
+        self.samples_progress: tuple[str, IngestProgress] = ("", IngestProgress())  # the sample being indexed
+        self.rates = Rates()  # what reading and embedding have cost here: the uploads' estimates of time left
 
     def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,
                *, strategy: str | None = None, chunk_size: int | None = None,
@@ -77,7 +77,8 @@ class Ingestion:
         ----------
         data, filename : the upload; the extension decides how it is read.
         collection : where it goes (created on first use).
-        progress : ``progress(message, fraction)`` as pages are read or OCR'd and passages embedded.
+        progress : called with an :class:`services.progress.IngestProgress` (counts, message, share done, seconds
+            left) as pages are read or OCR'd and passages and sentences embedded.
         strategy, chunk_size, chunk_overlap : chunking for this upload; the settings' values when ``None``.
 
         An identical upload (same bytes, collection and chunking) already in progress is joined: this call waits
@@ -91,7 +92,7 @@ class Ingestion:
             The collection name, strategy or sizes are invalid.
         """
         s = self.settings
-        report = progress or (lambda _msg, _frac: None)
+        report = Tracker(progress, self.rates)
         t0 = time.perf_counter()
         collection = validate_collection_name(collection)
         filename = clean_filename(filename)
@@ -108,16 +109,16 @@ class Ingestion:
         outcome = self.in_flight.run(
             (collection, sha, config),
             lambda: self._ingest_new(data, filename, collection, sha, config, report, t0),
-            on_wait=lambda: report("Waiting for an identical upload in progress", 0.0))
+            on_wait=lambda: report.stage("waiting", "Waiting for an identical upload in progress"))
         if not outcome.joined:
             return outcome.value
-        report("Indexed (by an identical upload in progress)", 1.0)
+        report.finish("Indexed (by an identical upload in progress)")
         first = outcome.value
         return dataclasses.replace(first, seconds=time.perf_counter() - t0, duplicate=True, warnings=[
             f"An identical file was being indexed into collection {collection!r} at the same moment (as "
             f"{first.filename!r}); this upload shares its result and was not read or embedded again."])
 
-    def _ingest_new(self, data: bytes, filename: str, collection: str, sha: str, config: tuple, report: Progress,
+    def _ingest_new(self, data: bytes, filename: str, collection: str, sha: str, config: tuple, report: Tracker,
                     t0: float) -> IngestResult:
         """:meth:`ingest` after its cheap checks: an identical document already indexed is reused, otherwise the
         file is read and embedded."""
@@ -125,7 +126,7 @@ class Ingestion:
         generation = self.store.generation(collection)  # into this collection or none (not one re-created since)
         existing = self.store.find_by_sha(collection, sha)
         if existing and (existing.strategy, existing.chunk_size, existing.chunk_overlap) == config:
-            report("Already indexed", 1.0)
+            report.finish("Already indexed")
             return IngestResult(
                 existing.doc_id, existing.filename, collection, existing.pages, existing.chunks,
                 self.chunk_ids(existing.doc_id), time.perf_counter() - t0,
@@ -138,7 +139,7 @@ class Ingestion:
             # The same file, chunked the same way, in another collection: copy it (milliseconds) rather than read
             # and embed it again (seconds per page).
             copy = self.copy_document(twin.doc_id, collection, filename=filename, expect=generation)
-            report("Indexed (copied from an identical upload)", 1.0)
+            report.finish("Indexed (copied from an identical upload)")
             elapsed = time.perf_counter() - t0
             return IngestResult(copy.doc_id, copy.filename, collection, copy.pages, copy.chunks,
                                 self.chunk_ids(copy.doc_id), elapsed, list(copy.warnings), strategy=strategy,
@@ -153,35 +154,32 @@ class Ingestion:
                              "seconds.") from None
 
     def _index(self, data: bytes, filename: str, collection: str, sha: str, config: tuple,
-               existing: DocumentRecord | None, report: Progress, t0: float, generation: int | None) -> IngestResult:
+               existing: DocumentRecord | None, report: Tracker, t0: float, generation: int | None) -> IngestResult:
         """Read, chunk, embed and store one new file (``ingest`` has checked everything cheap)."""
         s = self.settings
         strategy, size, overlap = config
         doc_id = document_id(collection, sha)
-        report(f"Reading {filename}", 0.0)
+        report.stage("reading", f"Reading {filename}")
         doc = self._read(data, filename, report)
         t1 = time.perf_counter()
+        report.stage("chunking", f"Read {doc.page_count} pages; splitting them into passages")
         chunks = chunk_pages(doc.pages, doc_id=doc_id, filename=filename, strategy=strategy, chunk_size=size,
                              chunk_overlap=overlap, embed=self.embedder.encode,
                              semantic_percentile=s.semantic_percentile, semantic_min_chars=s.semantic_min_chars)
         if not chunks:
             raise NoTextLayer(f"'{filename}' has no passages with words to index.")
         t2 = time.perf_counter()
-        report(f"Read {doc.page_count} pages; embedding {len(chunks)} passages", 0.5)
         reused = self._reuse_vectors(sha, config, chunks)
         if reused is None:
-            share = 0.45 if not s.sentence_vectors else 0.19  # sentences take about 1.4x the passages' time
-            vectors = self.embedder.encode(
-                [c.embedding_text() if s.embed_prefix else c.text for c in chunks],
-                progress=lambda done, total: report(f"Embedded {done}/{total} passages", 0.5 + share * done / total))
-            sentences = SentenceVectors.build(
-                chunks, self.embedder.encode,
-                progress=lambda done, total: report(f"Embedded {done}/{total} sentences",
-                                                    0.5 + share + (0.45 - share) * done / total),
-            ) if s.sentence_vectors else None
+            report.passages(0, len(chunks))
+            vectors = self.embedder.encode([c.embedding_text() if s.embed_prefix else c.text for c in chunks],
+                                           progress=report.passages)
+            sentences = SentenceVectors.build(chunks, self.embedder.encode, progress=report.sentences) \
+                if s.sentence_vectors else None
         else:
             vectors, sentences = reused
         t3 = time.perf_counter()
+        report.stage("indexing", f"Writing the index of {len(chunks)} passages")
         record = DocumentRecord(
             doc_id=doc_id, filename=filename, collection=collection, sha256=sha, pages=doc.page_count,
             chunks=len(chunks), added_at=time.time(), strategy=strategy, chunk_size=size, chunk_overlap=overlap,
@@ -189,20 +187,18 @@ class Ingestion:
         with self._write_lock:
             self.store.add_document(record, chunks, vectors, sentences, original=data, expect=generation)
         t4 = time.perf_counter()
-        report("Indexed", 1.0)
+        report.finish()
         return IngestResult(doc_id, filename, collection, doc.page_count, len(chunks), [c.chunk_id for c in chunks],
                             t4 - t0, list(doc.warnings), strategy=strategy, ocr_pages=list(doc.ocr_pages),
                             unread_pages=list(doc.unread_pages), replaced=existing is not None,
                             timings={"read": t1 - t0, "chunk": t2 - t1, "embed": t3 - t2, "index": t4 - t3})
 
-    def _read(self, data: bytes, filename: str, report: Progress):
+    def _read(self, data: bytes, filename: str, report: Tracker):
         """Read the upload, in a limited child process unless ``RAG_PARSE_ISOLATED`` is off."""
         s = self.settings
 
         def on_page(stage: str, done: int, total: int) -> None:
-            verb = "OCR'd" if stage == "ocr" else "Read"
-            report(f"{verb} page {done}/{total}" if stage != "ocr" else f"{verb} {done}/{total} scanned pages",
-                   0.5 * done / max(total, 1))
+            (report.ocr if stage == "ocr" else report.pages)(done, total)
 
         kwargs = dict(max_bytes=int(s.max_upload_mb * 1024 * 1024), garbled_threshold=s.garbled_threshold,
                       ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, max_pages=s.max_pages,
@@ -277,8 +273,8 @@ class Ingestion:
         try:
             for path in sorted(Path(self.settings.sample_dir).glob("*")):
                 if path.suffix.lower() in SAMPLE_TYPES:
-                    def report(step: str, done: float, name: str = path.name) -> None:
-                        self.samples_progress = (name, step, done)
+                    def report(progress: IngestProgress, name: str = path.name) -> None:
+                        self.samples_progress = (name, progress)
 
                     result = self.ingest(path.read_bytes(), path.name, collection, progress=report)
                     log.info("sample %s: %s pages, %s chunks (%s)", path.name, result.pages, result.chunks,

@@ -89,8 +89,8 @@ def samples_html(pipeline: Pipeline) -> str:
     """A line on the sample document while it is being indexed (questions asked meanwhile wait for it)."""
     if pipeline.ingestion.samples_status != "indexing":
         return ""
-    name, step, done = pipeline.ingestion.samples_progress
-    what = f"{esc(name)}: {esc(step or 'starting')} ({done:.0%})" if name else "starting"
+    name, progress = pipeline.ingestion.samples_progress
+    what = f"{esc(name)}: {esc(progress.message or 'starting')} ({progress.fraction:.0%})" if name else "starting"
     return (f"<p id='sample-progress'>Indexing the sample document, {what}. A question asked now is answered as "
             "soon as it is ready.</p>")
 

@@ -28,8 +28,8 @@ def test_an_identical_upload_in_progress_is_joined_and_the_file_read_once(pipeli
     events = {"first": [], "second": []}
     results = {}
 
-    def first_progress(message, fraction):
-        events["first"].append(message)
+    def first_progress(progress):
+        events["first"].append(progress.message)
         if len(events["first"]) == 1:  # hold the first upload at its start until the second has arrived
             assert wait_until(lambda: pipeline.ingestion.in_flight.joined == 1)
 
@@ -39,7 +39,7 @@ def test_an_identical_upload_in_progress_is_joined_and_the_file_read_once(pipeli
     first = threading.Thread(target=upload, args=("first", first_progress))
     first.start()
     assert wait_until(lambda: pipeline.ingestion.in_flight.in_flight() == 1)
-    second = threading.Thread(target=upload, args=("second", lambda m, f: events["second"].append(m)))
+    second = threading.Thread(target=upload, args=("second", lambda p: events["second"].append(p.message)))
     second.start()
     first.join(120)
     second.join(120)

@@ -358,8 +358,8 @@ def test_an_expired_session_collection_is_not_recreated_by_its_running_upload(pi
     state = sessions.new()
     name = sessions.own_collection(state)
 
-    def expire_midway(message: str, _fraction: float) -> None:
-        if message.startswith("Read ") and name in pipeline.store.collections():
+    def expire_midway(progress) -> None:
+        if progress.message.startswith("Read ") and name in pipeline.store.collections():
             pipeline.ingestion.delete_collection(name)  # what Sessions.expire does for another visitor meanwhile
 
     with pytest.raises(CollectionGone) as caught:
