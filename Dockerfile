@@ -64,11 +64,17 @@ ENV HF_HUB_OFFLINE=1 \
 # The app: code, the bundled sample document (data/), everything not excluded by .dockerignore.
 COPY --chown=user:user . /home/user/app
 
+# The sample document's index, built now rather than on the container's first start: the entrypoint copies it into
+# an empty data folder (a new volume included), so the first visitor's question is answered at once.
+ENV SAMPLE_INDEX=/home/user/sample-index
+RUN RAG_DATA_DIR="$SAMPLE_INDEX" python cli.py samples
+
 EXPOSE 7860
 # When RAG_DATA_DIR cannot be written (a volume mounted read-only or owned by another uid, the container run with
-# another --user), keep the documents under /tmp instead of failing at the first upload, and say so in the log.
+# another --user), keep the documents under /tmp instead of failing at the first upload, and say so in the log. An
+# empty data folder starts with the sample's index built into the image.
 ENTRYPOINT ["/bin/sh", "-c", \
-            "if ! { mkdir -p \"$RAG_DATA_DIR\" && [ -w \"$RAG_DATA_DIR\" ]; } 2>/dev/null; then echo \"$RAG_DATA_DIR is not writable: storing documents in /tmp/rag-storage instead (lost when the container stops)\" >&2; export RAG_DATA_DIR=/tmp/rag-storage; fi; exec \"$@\"", \
+            "if ! { mkdir -p \"$RAG_DATA_DIR\" && [ -w \"$RAG_DATA_DIR\" ]; } 2>/dev/null; then echo \"$RAG_DATA_DIR is not writable: storing documents in /tmp/rag-storage instead (lost when the container stops)\" >&2; export RAG_DATA_DIR=/tmp/rag-storage; mkdir -p \"$RAG_DATA_DIR\"; fi; if [ -d \"$SAMPLE_INDEX\" ] && [ -z \"$(ls -A \"$RAG_DATA_DIR\")\" ]; then cp -a \"$SAMPLE_INDEX\"/. \"$RAG_DATA_DIR\"/; fi; exec \"$@\"", \
             "sh"]
 # serving:GuardedH11Protocol closes connections whose headers or body trickle in (RAG_HEADER_TIMEOUT_SECONDS,
 # RAG_BODY_TIMEOUT_SECONDS) and idle kept-alive ones (RAG_KEEP_ALIVE_SECONDS).

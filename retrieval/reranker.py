@@ -7,11 +7,34 @@ once, reported in ``/stats``, and ranking goes on without this stage.
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from pathlib import Path
 
 log = logging.getLogger(__name__)
 
 DEFAULT_MODEL = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+
+
+def weights_on_disk(model: str) -> bool:
+    """Whether ``model`` can load without a download: a local folder, a copy in the hub's cache, or hubs on.
+
+    Checked before sentence-transformers is imported (about 6 s, mostly torch), so that a server whose reranker
+    cannot load starts without paying for it.
+
+    >>> weights_on_disk("/no/such/folder") if os.environ.get("HF_HUB_OFFLINE") == "1" else False
+    False
+    """
+    if Path(model).is_dir():
+        return True
+    if os.environ.get("HF_HUB_OFFLINE") != "1":
+        return True  # the hub may be reached: let the load try
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        return isinstance(try_to_load_from_cache(model, "config.json"), str)
+    except Exception:  # noqa: BLE001 - a name that is no valid hub id is not in the cache either
+        return False
 
 
 class Reranker:
@@ -42,6 +65,13 @@ class Reranker:
         with self._lock:
             if not self._tried:
                 self._tried = True
+                if not weights_on_disk(self.model_name):
+                    self.error = (f"reranker {self.model_name!r} could not be loaded: it is not on this machine and "
+                                  "model hubs are off "
+                                  "(HF_HUB_OFFLINE=1); ranking without it. Set RAG_RERANKER_MODEL to a local "
+                                  "cross-encoder folder.")
+                    log.warning(self.error)
+                    return False
                 try:
                     from sentence_transformers import CrossEncoder
 

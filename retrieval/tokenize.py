@@ -70,7 +70,8 @@ import unicodedata
 from functools import lru_cache
 
 import Stemmer
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from retrieval.stopwords import ENGLISH_STOP_WORDS
 
 __all__ = ["tokenize", "words", "STOPWORDS"]
 

@@ -335,3 +335,37 @@ def test_the_image_installs_no_test_or_evaluation_package():
         assert name not in runtime, f"{name} would be installed into the Docker image"
     installs = re.findall(r"pip install (?:-r )?(\S+)", (ROOT / "Dockerfile").read_text())
     assert not [i for i in installs if "requirements-" in i], installs
+
+
+def run_entrypoint(env: dict[str, str], tmp_path: Path) -> str:
+    """The image's ENTRYPOINT script, run by sh here, handing over to a command that prints the data folder."""
+    import os
+    import subprocess
+
+    script = exec_form(instructions("ENTRYPOINT")[-1])
+    done = subprocess.run([*script, "sh", "-c", 'echo "$RAG_DATA_DIR"'], capture_output=True, text=True,
+                          env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), **env}, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_sample_index_is_built_into_the_image_and_seeds_an_empty_data_folder(tmp_path):
+    env = env_at_end()
+    runs = " ".join(instructions("RUN"))
+    assert "cli.py samples" in runs and "SAMPLE_INDEX" in runs  # built at build time, where the entrypoint looks
+    seed = tmp_path / "seed"
+    (seed / "collections" / "default").mkdir(parents=True)
+    (seed / "collections" / "default" / "manifest.json").write_text("{}")
+    empty, used = tmp_path / "empty", tmp_path / "used"
+    used.mkdir()
+    (used / "mine.txt").write_text("a document of the user's")
+    assert env["SAMPLE_INDEX"]
+    assert run_entrypoint({"SAMPLE_INDEX": str(seed), "RAG_DATA_DIR": str(empty)}, tmp_path) == str(empty)
+    assert (empty / "collections" / "default" / "manifest.json").read_text() == "{}"
+    # A data folder in use is never touched.
+    run_entrypoint({"SAMPLE_INDEX": str(seed), "RAG_DATA_DIR": str(used)}, tmp_path)
+    assert sorted(p.name for p in used.iterdir()) == ["mine.txt"]
+    # No seed (an image built without it): the folder stays empty and the server indexes the sample itself.
+    bare = tmp_path / "bare"
+    run_entrypoint({"SAMPLE_INDEX": str(tmp_path / "missing"), "RAG_DATA_DIR": str(bare)}, tmp_path)
+    assert bare.is_dir() and not any(bare.iterdir())

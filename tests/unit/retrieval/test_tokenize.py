@@ -107,3 +107,11 @@ def test_threads_tokenise_alike():
     retrieval.tokenize._terms.cache_clear()  # make the threads stem concurrently, not read a warm cache
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(tokenize, texts)) == expected
+
+
+def test_the_stopword_copy_is_scikit_learns_list():
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from retrieval.stopwords import ENGLISH_STOP_WORDS as copied
+
+    assert copied == ENGLISH_STOP_WORDS
