@@ -32,6 +32,9 @@ _DIGITS = re.compile(r"\d+")
 _ROMAN = re.compile(r"(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})")
 # A line of at least this many words is prose; shorter ones are labels.
 _PROSE_WORDS = 3
+# Font names of bold faces whose flags do not say so ("Helvetica-Bold", "NimbusRomNo9L-Medi", "Arial-BoldMT").
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|-medi", re.I)
+_MATH_FONT = re.compile(r"^(?:[A-Z]{6}\+)?(?:CM(?:MI|SY|EX|BSY)|MSAM|MSBM|rsfs|Symbol|.*Math)", re.I)
 # How far from the start (headers) or end (footers) of a page's text a running line is looked for.
 _RUNNING_SEARCH_LINES = 6
 
@@ -44,6 +47,10 @@ class Line:
     bbox: tuple[float, float, float, float]
     turn: int  # page rotation (0, 90, 180, 270) under which the line reads left to right
     block: int
+    size: float = 0.0  # the largest font size of its spans, in points
+    bold: bool = False  # every span with letters or digits is set bold
+    italic: bool = False  # every span with letters or digits is set in italics
+    math: bool = False  # some span is set in a mathematics font (TeX's CMMI, CMSY, CMEX; Symbol; "Math")
 
 
 @dataclass
@@ -104,6 +111,19 @@ def _turn_of(direction: tuple[float, float]) -> int:
     return 90 if dy < 0 else 270  # upwards text reads left to right once the page is turned 90 degrees clockwise
 
 
+def _is_bold(span: dict) -> bool:
+    return bool(span["flags"] & pymupdf.TEXT_FONT_BOLD) or bool(_BOLD_FONT.search(span["font"]))
+
+
+def _line(text: str, line: dict, block: int) -> Line:
+    """A line of MuPDF's ``dict`` output with its direction and the font facts of its spans."""
+    inked = [s for s in line["spans"] if any(ch.isalnum() for ch in s["text"])] or line["spans"]
+    return Line(text, tuple(line["bbox"]), _turn_of(line["dir"]), block, size=max(s["size"] for s in inked),
+                bold=all(_is_bold(s) for s in inked),
+                italic=all(s["flags"] & pymupdf.TEXT_FONT_ITALIC for s in inked),
+                math=any(_MATH_FONT.search(s["font"]) for s in line["spans"]))
+
+
 def _measure_page(page: pymupdf.Page) -> Geometry:
     """Lines of a page with their direction, the page's main direction and its rows of margin lines.
 
@@ -114,7 +134,7 @@ def _measure_page(page: pymupdf.Page) -> Geometry:
         for line in block.get("lines", ()):
             text = "".join(span["text"] for span in line["spans"]).strip()
             if text:
-                lines.append(Line(text, tuple(line["bbox"]), _turn_of(line["dir"]), block_number))
+                lines.append(_line(text, line, block_number))
     # The main direction is the one most prose runs in. Lines of a few words do not count: a figure labelled
     # with many short sideways words (axis ticks, attention maps) is still read upright with its caption.
     chars: Counter[int] = Counter()

@@ -6,11 +6,14 @@
    and pages it cannot parse.
 3. :func:`~ingestion.pdf.scans.plan_ocr`: which scans are read with OCR, which are left unread and why.
 4. :func:`~ingestion.pdf.geometry.measure_pages`: each text page's lines, main direction and running headers.
-5. :func:`~ingestion.pdf.layout_text.layout_markdown`: the layout reader's Markdown of the text pages.
-6. :func:`~ingestion.pdf.reread.page_texts`: the text kept for each text page (re-read where the layout text lost
+5. :func:`~ingestion.pdf.routing.plain_pages`: the text pages plain enough to be read without the layout model,
+   with their regions told from MuPDF's lines (:mod:`ingestion.pdf.plain_layout`).
+6. :func:`~ingestion.pdf.layout_text.layout_markdown`: the layout reader's Markdown of the text pages, with the
+   model's regions or the plain ones.
+7. :func:`~ingestion.pdf.reread.page_texts`: the text kept for each text page (re-read where the layout text lost
    words), without running lines, with sideways ones.
-7. :func:`~ingestion.pdf.scans.run_ocr`: the planned scans' text.
-8. :func:`~ingestion.headings.finish_pages` and :func:`~ingestion.page_labels.page_labels`: repaired pages with
+8. :func:`~ingestion.pdf.scans.run_ocr`: the planned scans' text.
+9. :func:`~ingestion.headings.finish_pages` and :func:`~ingestion.page_labels.page_labels`: repaired pages with
    their blocks and heading paths, and the label printed on each.
 """
 
@@ -30,6 +33,7 @@ from ingestion.pdf.layout_text import layout_markdown
 from ingestion.pdf.opening import check_document, damaged, open_pdf
 from ingestion.pdf.progress import Progress, Reporter
 from ingestion.pdf.reread import page_texts
+from ingestion.pdf.routing import plain_pages
 from ingestion.pdf.scans import no_text_error, plan_ocr, run_ocr
 from ingestion.pdf.triage import sort_pages
 
@@ -75,7 +79,8 @@ def _read_open_pdf(
         raise no_text_error(name, sort.scanned, plan)
 
     geometry = measure_pages(doc, sort.text_pages)
-    layout = layout_markdown(doc, sort.text_pages, name, warnings, report)
+    plain = plain_pages(doc, geometry)
+    layout = layout_markdown(doc, sort.text_pages, name, warnings, report, plain)
     texts, readers = page_texts(data, name, sort.text_pages, layout, sort.raws, geometry, options.garbled_threshold,
                                 warnings, report)
     ocr_pages = run_ocr(doc, plan, options.ocr_dpi, texts, readers, warnings, report)

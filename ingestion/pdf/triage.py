@@ -73,7 +73,9 @@ def _scanned_pages(doc: pymupdf.Document, raws: list[str], skip: dict[int, str])
     """0-based indices of pages that are scans: (almost) no text layer and covered by an image. Pages in ``skip``
     (those MuPDF cannot parse) are left out."""
     try:
-        from ingestion.ocr import page_needs_ocr
+        from ingestion.ocr import _MIN_TEXT_CHARS, page_needs_ocr
     except ImportError:  # OCR's own dependencies are missing: still tell scans from blank pages
         return [i for i, raw in enumerate(raws) if i not in skip and not raw.strip() and doc[i].get_images()]
-    return [i for i in range(doc.page_count) if i not in skip and page_needs_ocr(doc[i])]
+    # A page whose plain text has page_needs_ocr's share of letters is no scan: its text is not extracted again.
+    return [i for i in range(doc.page_count)
+            if i not in skip and sum(ch.isalnum() for ch in raws[i]) < _MIN_TEXT_CHARS and page_needs_ocr(doc[i])]
