@@ -27,9 +27,11 @@ NOTES = ("# Lighthouses of Vellmar\n\nThe lighthouse keeper of Vellmar counts 41
          "each ship into a ledger kept in the tower.\n\nIn summer the harbour of Vellmar is closed for repairs.")
 QUESTION = "How many ships does the lighthouse keeper of Vellmar count every winter?"
 INGESTED = re.compile(r"^(\S+): 1 pages, \d+ passages in \d+\.\d s \(doc_id ([0-9a-f]{16})\)$", re.M)
-# Runs the real CLI, then says on stderr whether the process imported the model libraries.
+# Runs the real CLI, then says on stderr whether the process loaded the embedding model (its module, whichever
+# backend runs it) or the model libraries.
 PROBE = ("import sys, cli\ncode = cli.main(sys.argv[1:])\n"
-         "print('MODELS-LOADED' if {'sentence_transformers', 'torch'} & set(sys.modules) else 'NO-MODELS', "
+         "print('MODELS-LOADED' if {'sentence_transformers', 'torch', 'retrieval.embedder'} & set(sys.modules) "
+         "else 'NO-MODELS', "
          "file=sys.stderr)\nsys.exit(code)\n")
 
 
