@@ -1,49 +1,55 @@
-"""BM25 over pre-tokenised passages, on bm25s.
+"""BM25 over pre-tokenised passages, scored at query time from postings in segments (:mod:`retrieval.postings`).
 
 :class:`KeywordIndex` scores like ``evaluation.bench_retrieval.LuceneBM25`` (rank-bm25 with Lucene's idf
-``log(1 + (N - n + 0.5) / (n + 0.5))``), to float32 precision, but bm25s computes every passage's score for every
-term once, when the index is built, and keeps them in a sparse matrix (one column per term). A query then only adds
-up the columns of its terms, instead of rank-bm25's pass over every passage's term dictionary for every query term.
-Measured by
-``python -m evaluation.bench_retrieval --keyword-only`` on this project's 2-core machine (same synthetic passages and
-tokenised questions for both, top 50, identical top-50 rows):
+``log(1 + (N - n + 0.5) / (n + 0.5))``): the same float64 operations in the same order, so the scores are equal,
+not only close. Collection statistics (N, each term's document frequency, the average passage length) are those of
+the version searched, however it was reached: a version made by :meth:`KeywordIndex.changed` scores exactly as one
+built whole from the same passages (``tests/unit/retrieval/test_incremental_index.py`` checks it after random adds
+and removes).
 
-=========  =====================  =====================  ======================  ======================
-chunks     rank-bm25 p50 / p95    bm25s p50 / p95        build s                 index memory MB
-           ms                     ms                     (rank-bm25 / bm25s)     (rank-bm25 / bm25s)
-=========  =====================  =====================  ======================  ======================
-1,000      0.47 / 0.66            0.06 / 0.08            0.02 / 0.03             0.8 / 0.2
-10,000     5.8 / 11.6             0.12 / 0.14            0.15 / 0.30             8.1 / 2.4
-100,000    69 / 92                0.70 / 0.89            1.2 / 3.8               81 / 24
-=========  =====================  =====================  ======================  ======================
+Why not bm25s (used before) or rank-bm25: neither can add or remove a passage. bm25s scores every (passage, term)
+pair when the index is built, and those scores depend on the average passage length and N, which every change of
+the collection moves, so every add or remove had to index the whole collection again: 6-15 s at 100,000 passages,
+most of the time of a 100-passage upload. rank-bm25 keeps a term dictionary per passage and scans all of them per
+query term (87 ms a query at 100,000). Here the postings are kept as term frequencies, which no other passage's
+change touches, and the BM25 weight ``idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))`` is worked out
+for the query's terms only, per query. Measured by ``python -m evaluation.bench_retrieval --keyword-only`` (same
+synthetic passages and tokenised questions for all three, top 50, identical top-50 rows; every synthetic term is in
+most passages, so a query term reads ~N postings, the worst case):
 
-On 100,000 windows of real text (the NIST PDF) queries took 82 / 109 ms against 0.53 / 0.87 ms, and the index held
-155 MB against 53 MB. The price is the build, about three times rank-bm25's (5.0 s against 1.9 s there, tokenising
-not included): bm25s scores every (passage, term) pair up front, in a Python loop over passages. bm25s needs only
-NumPy (it uses SciPy, orjson and tqdm when installed, as they are here through other packages) and imports in
-~0.25 s.
+=========  ====================  ====================  ====================  ===========================
+chunks     rank-bm25 p50 / p95   bm25s p50 / p95       segments p50 / p95    add 100 passages s
+           ms                    ms                    ms                    rank-bm25 / bm25s / segments
+=========  ====================  ====================  ====================  ===========================
+1,000      0.51 / 0.67           0.13 / 0.16           0.13 / 0.16           0.018 / 0.045 / 0.002
+10,000     5.4 / 6.6             0.99 / 1.08           0.28 / 0.36           0.17 / 0.42 / 0.002
+100,000    87 / 127              10.5 / 12.0           1.9 / 2.6             1.7 / 4.7 / 0.002
+=========  ====================  ====================  ====================  ===========================
 
-Terms come from :func:`retrieval.tokenize.tokenize` and are final: the vocabulary is built here and bm25s gets token
-ids, so its own tokeniser, stopwords and stemmer never run.
+Scores are equal to rank-bm25's (largest relative difference 0; bm25s 1e-7), the top 50 rows the same for all
+three. A whole build of 100,000 passages takes 1.3 s (bm25s 4.4 s), tokenising not included. The postings take 6
+bytes each (int32 row, uint16 frequency) where bm25s kept 8 (int32 row, float32 score).
+
+A version is never changed once made: :meth:`KeywordIndex.changed` returns a new one that shares the unchanged
+segments, so threads can search one version while a write makes the next.
 """
 
 from __future__ import annotations
 
-import logging
-from itertools import chain
+import math
 
-import bm25s
 import numpy as np
+
+from retrieval.postings import Segment, Vocabulary, build, compact_vocabulary, merge, select, settle
 
 __all__ = ["KeywordIndex"]
 
-# bm25s sets its own logger to DEBUG at import, so an application that logs at INFO through a root handler would
-# print bm25s's debug lines on every index build.
-logging.getLogger("bm25s").setLevel(logging.WARNING)
+# Terms no passage holds any longer are dropped from the vocabulary once they outnumber the others by this margin.
+_SPARE_TERMS = 4096
 
 
 class KeywordIndex:
-    """BM25 (Lucene variant) over a fixed list of tokenised passages.
+    """BM25 (Lucene variant) over tokenised passages, rows ``0 .. len - 1``.
 
     Parameters
     ----------
@@ -53,12 +59,8 @@ class KeywordIndex:
 
     Notes
     -----
-    Scores equal ``LuceneBM25(corpus_tokens, k1, b).get_scores(query_tokens)`` to float32 precision (relative error
-    below 1e-6): bm25s's "lucene" method leaves out the constant factor ``k1 + 1`` of rank-bm25's formula, which
-    changes no ranking, and :meth:`search` multiplies it back so that scores keep their scale. Scores are float32
-    inside, as in Lucene, which halves the index's memory.
-
-    The index is immutable, and :meth:`search` only reads it, so threads can search one index at once.
+    Scores equal ``LuceneBM25(corpus_tokens, k1, b).get_scores(query_tokens)`` (float64, computed the same way).
+    An index is immutable, so threads can search one index at once; :meth:`changed` makes the next version.
 
     Examples
     --------
@@ -67,35 +69,155 @@ class KeywordIndex:
     [0]
     >>> len(index)
     3
+    >>> grown = index.changed([range(0, 3), index.segment([["optim", "optim"]])])  # a passage added at the end
+    >>> [row for row, score in grown.search(["optim"], k=5)], len(grown), len(index)
+    ([3, 0], 4, 3)
     """
 
-    def __init__(self, corpus_tokens: list[list[str]], k1: float = 1.5, b: float = 0.75):
-        self._size = len(corpus_tokens)
-        self._scale = k1 + 1.0
-        # Term ids in order of first appearance; dict.fromkeys and map keep the loops in C (3x faster than a loop).
-        self._vocab = {t: i for i, t in enumerate(dict.fromkeys(chain.from_iterable(corpus_tokens)))}
-        ids = [list(map(self._vocab.__getitem__, doc)) for doc in corpus_tokens]
-        self._bm25: bm25s.BM25 | None = None
-        if self._vocab:  # bm25s cannot index an empty vocabulary (no passages, or only empty ones)
-            self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene")
-            # A (token ids, vocabulary) pair skips bm25s's tokenisation; no empty token: our vocabulary is complete.
-            self._bm25.index((ids, self._vocab), create_empty_token=False, show_progress=False)
+    def __init__(self, corpus_tokens=(), k1: float = 1.5, b: float = 0.75):
+        vocab = Vocabulary()
+        self._set(vocab, [build(corpus_tokens, vocab)], k1, b)
+
+    @classmethod
+    def _of(cls, vocab: Vocabulary, segments: list[Segment], k1: float, b: float) -> "KeywordIndex":
+        index = cls.__new__(cls)
+        index._set(vocab, segments, k1, b)
+        return index
+
+    def _set(self, vocab: Vocabulary, segments: list[Segment], k1: float, b: float) -> None:
+        self.k1, self.b = k1, b
+        segments = [s for s in segments if s.n_rows]
+        df = np.zeros(len(vocab), dtype=np.int64)
+        for s in segments:
+            df[s.terms] += s.document_frequencies()
+        if len(vocab) > 2 * np.count_nonzero(df) + _SPARE_TERMS:
+            vocab, segments, df = compact_vocabulary(vocab, segments, df)
+        self._vocab, self._segments, self._df = vocab, segments, df
+        self._bases = np.cumsum([0] + [s.n_rows for s in segments])
+        self._size = int(self._bases[-1])
+        total = sum(int(s.lengths.sum()) for s in segments)
+        avgdl = total / self._size if total else 1.0  # as rank-bm25: sum of lengths / passages (Python floats)
+        # k1 * (1 - b + b * dl / avgdl) of every passage, evaluated as rank-bm25 evaluates it.
+        self._norms = [k1 * (1 - b + b * s.lengths / avgdl) for s in segments]
 
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def segments(self) -> list[Segment]:
+        return list(self._segments)
+
+    # -- changes -------------------------------------------------------------------------------------------------
+    def segment(self, token_lists) -> Segment:
+        """The postings of new passages (one list of terms each), with this index's term ids, for :meth:`changed`."""
+        return build(token_lists, self._vocab)
+
+    def changed(self, pieces: list[range | Segment]) -> "KeywordIndex":
+        """The next version: its passages are ``pieces`` one after the other, each either a ``range`` of this
+        version's rows or a :class:`Segment` from :meth:`segment` (new passages).
+
+        Segments wholly kept are shared, not copied; rows taken from part of a segment make one smaller copy of it;
+        consecutive new segments become one. Then :func:`retrieval.postings.settle` merges what has grown.
+        """
+        out: list[Segment] = []
+        fresh: list[Segment] = []
+        run: tuple[int, list[tuple[int, int]]] | None = None  # (segment, local ranges) taken from it so far
+
+        def close_run() -> None:
+            nonlocal run
+            if run is not None:
+                out.append(select(self._segments[run[0]], run[1]))
+                run = None
+
+        def close_fresh() -> None:
+            if fresh:
+                out.append(merge(fresh))
+                fresh.clear()
+
+        for piece in pieces:
+            if isinstance(piece, Segment):
+                close_run()
+                fresh.append(piece)
+                continue
+            close_fresh()
+            start, stop = piece.start, piece.stop
+            i = int(np.searchsorted(self._bases, start, side="right")) - 1
+            while start < stop:
+                base = int(self._bases[i])
+                lo, hi = start - base, min(stop, int(self._bases[i + 1])) - base
+                if run is not None and run[0] == i and run[1][-1][1] <= lo:
+                    if run[1][-1][1] == lo:
+                        run[1][-1] = (run[1][-1][0], hi)
+                    else:
+                        run[1].append((lo, hi))
+                else:
+                    close_run()
+                    run = (i, [(lo, hi)])
+                start = base + hi
+                i += 1
+        close_run()
+        close_fresh()
+        return KeywordIndex._of(self._vocab, settle(out), self.k1, self.b)
+
+    # -- searches ------------------------------------------------------------------------------------------------
+    def _known(self, terms: list[str]) -> list[int]:
+        ids = (self._vocab.get(t) for t in terms)
+        # A term added to the shared vocabulary by a later version has an id past this version's statistics.
+        return [i for i in ids if i is not None and i < len(self._df) and self._df[i]]
+
+    def _mask(self, ids: list[int]) -> np.ndarray:
+        mask = np.zeros(self._size, dtype=bool)
+        for term in dict.fromkeys(ids):
+            for s, base in zip(self._segments, self._bases.tolist()):
+                if (found := s.postings(term)) is not None:
+                    mask[base + found[0]] = True
+        return mask
+
     def rows_with(self, terms: list[str]) -> np.ndarray:
-        """The rows of the passages holding any of ``terms``, sorted (read from the score matrix's columns).
+        """The rows of the passages holding any of ``terms``, sorted.
 
         >>> KeywordIndex([["adam", "optim"], ["sgd"], ["optim"]]).rows_with(["optim", "unknown"]).tolist()
         [0, 2]
         """
-        if self._bm25 is None:
-            return np.zeros(0, dtype=np.intp)
-        scores = self._bm25.scores
-        columns = [scores["indices"][scores["indptr"][i]:scores["indptr"][i + 1]]
-                   for i in (self._vocab[t] for t in terms if t in self._vocab)]
-        return np.unique(np.concatenate(columns)).astype(np.intp) if columns else np.zeros(0, dtype=np.intp)
+        return np.flatnonzero(self._mask(self._known(terms)))
+
+    def count_with(self, terms: list[str], within: np.ndarray | None = None) -> int:
+        """How many passages hold any of ``terms``; only those where the boolean row mask ``within`` is true, if
+        given. One term over every passage is its document frequency, read without touching its postings.
+
+        >>> KeywordIndex([["adam", "optim"], ["sgd"], ["optim"]]).count_with(["optim", "sgd"])
+        3
+        """
+        ids = self._known(terms)
+        if not ids:
+            return 0
+        if within is None and len(set(ids)) == 1:
+            return int(self._df[ids[0]])
+        mask = self._mask(ids)
+        return int(np.count_nonzero(mask if within is None else mask & within))
+
+    def scores(self, query_tokens: list[str]) -> np.ndarray | None:
+        """Every passage's BM25 score for ``query_tokens`` (float64), ``None`` when no passage holds any of them."""
+        ids = self._known(query_tokens)
+        if not ids:
+            return None
+        n, k1 = self._size, self.k1
+        scores = np.zeros(n)
+        for term in ids:  # a repeated term counts again, as in rank-bm25
+            df = int(self._df[term])
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            for s, base, norm in zip(self._segments, self._bases.tolist(), self._norms):
+                if (found := s.postings(term)) is None:
+                    continue
+                rows, tf = found
+                # rank-bm25's expression: idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))).
+                weight = idf * (tf * (k1 + 1) / (tf + norm[rows]))
+                part = scores[base:base + s.n_rows]
+                if len(rows) * 8 > s.n_rows:  # dense: one pass over the segment beats a scattered update
+                    part += np.bincount(rows, weight, minlength=s.n_rows)
+                else:
+                    part[rows] += weight
+        return scores
 
     def search(self, query_tokens: list[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         """The ``k`` best-scoring passages with a score above zero.
@@ -112,12 +234,8 @@ class KeywordIndex:
         list of (row, score)
             Best first; equal scores in row order, so results are reproducible.
         """
-        if self._bm25 is None or k <= 0:
+        if k <= 0 or (scores := self.scores(query_tokens)) is None:
             return []
-        ids = [self._vocab[t] for t in query_tokens if t in self._vocab]
-        if not ids:
-            return []
-        scores = self._bm25.get_scores_from_ids(ids)
         if rows is None:
             candidates = np.flatnonzero(scores > 0)
         else:
@@ -130,4 +248,4 @@ class KeywordIndex:
             keep = found >= kth
             candidates, found = candidates[keep], found[keep]
         order = np.lexsort((candidates, -found))[:k]
-        return [(int(candidates[i]), float(found[i]) * self._scale) for i in order]
+        return [(int(candidates[i]), float(found[i])) for i in order]

@@ -6,12 +6,15 @@ own cosine *and* its best sentence's. On the dev set this lifted recall@1 from 0
 0.68 to 0.72 (see README). The extractive answerer reuses the same vectors instead of embedding sentences per
 question.
 
-Vectors are stored as float16: half the memory, and cosines change by less than 1e-3.
+Vectors are stored as float16: half the memory, and cosines change by less than 1e-3. The index keeps each
+document's vectors as given (:class:`DocumentSentences`), never one copy of the whole collection's: a change of the
+collection then copies none of them.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,42 +83,31 @@ class SentenceVectors:
             return cls(data["owner"], data["start"], data["end"], data["vectors"])
 
 
-class CollectionSentences:
-    """The sentence vectors of every passage of a collection, addressed by passage row.
+class DocumentSentences:
+    """One document's sentence vectors, addressed by passage (its index in the document).
 
     Parameters
     ----------
-    parts : per document, in row order: (number of passages, its :class:`SentenceVectors` or ``None`` when the
-        document was indexed without them).
+    stored : the document's :class:`SentenceVectors` (sentences stored passage by passage), kept as given.
+    passages : the document's number of passages.
     """
 
-    def __init__(self, parts: list[tuple[int, SentenceVectors | None]], dim: int):
-        owners, vectors, starts, ends, base = [], [], [], [], 0
-        for n_rows, part in parts:
-            if part is not None and len(part):
-                owners.append(part.owner.astype(np.int64) + base)
-                vectors.append(part.vectors)
-                starts.append(part.start)
-                ends.append(part.end)
-            base += n_rows
-        self.vectors = np.vstack(vectors) if vectors else np.zeros((0, dim), dtype=np.float16)
-        self.start = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int32)
-        self.end = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int32)
-        owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
-        # Sentences are stored passage by passage, so passage r's sentences are rows bounds[r]:bounds[r + 1].
-        self.bounds = np.searchsorted(owner, np.arange(base + 1))
+    __slots__ = ("stored", "bounds")
 
-    def best(self, rows: np.ndarray, vector: np.ndarray) -> np.ndarray:
-        """Best sentence cosine of each passage row (NaN for a passage without sentence vectors)."""
-        out = np.full(len(rows), np.nan)
-        for i, row in enumerate(rows):
-            lo, hi = self.bounds[row], self.bounds[row + 1]
-            if hi > lo:
-                out[i] = float((self.vectors[lo:hi].astype(np.float32) @ vector).max())
-        return out
+    def __init__(self, stored: SentenceVectors, passages: int):
+        self.stored = stored
+        # Passage p's sentences are rows bounds[p]:bounds[p + 1].
+        self.bounds = np.searchsorted(stored.owner, np.arange(passages + 1))
 
-    def of(self, row: int) -> tuple[list[tuple[int, int]], np.ndarray]:
+    def best(self, passage: int, vector: np.ndarray) -> float:
+        """Best sentence cosine of one passage (NaN when it has no sentence vectors)."""
+        lo, hi = self.bounds[passage], self.bounds[passage + 1]
+        if hi > lo:
+            return float((self.stored.vectors[lo:hi].astype(np.float32) @ vector).max())
+        return math.nan
+
+    def of(self, passage: int) -> tuple[list[tuple[int, int]], np.ndarray]:
         """Offsets and float32 vectors of one passage's sentences."""
-        lo, hi = self.bounds[row], self.bounds[row + 1]
-        spans = list(zip(self.start[lo:hi].tolist(), self.end[lo:hi].tolist()))
-        return spans, self.vectors[lo:hi].astype(np.float32)
+        lo, hi = self.bounds[passage], self.bounds[passage + 1]
+        spans = list(zip(self.stored.start[lo:hi].tolist(), self.stored.end[lo:hi].tolist()))
+        return spans, self.stored.vectors[lo:hi].astype(np.float32)

@@ -1,4 +1,4 @@
-"""KeywordIndex (bm25s) against rank-bm25 with Lucene's idf, and its search contract."""
+"""KeywordIndex (postings in segments) against rank-bm25 with Lucene's idf, and its search contract."""
 
 from __future__ import annotations
 
