@@ -19,8 +19,8 @@ from pydantic import BaseModel, Field, field_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api_docs import mount_offline_docs
-from core.errors import (CollectionLocked, FileTooLarge, IngestError, OverQuota, QuestionError, ServerBusy,
-                         UnknownCollection, UnknownDocument)
+from core.errors import (CollectionLocked, FileTooLarge, IngestError, OverQuota, QuestionError, UnknownCollection,
+                         UnknownDocument)
 from core.text import check_text, safe_text
 from ingestion.upload_checks import check_upload
 from pipeline import Pipeline
@@ -248,9 +248,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                                "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
         name = file.filename or "upload"
         if not wait:
-            if p.ingestion.slots.busy >= p.ingestion.slots.n:  # refused now rather than as a failed job
-                raise ServerBusy(f"{name!r} was not indexed: {p.ingestion.slots.n} document(s) are being indexed "
-                                 "already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few seconds.")
+            p.ingestion.refuse_if_busy(name)  # refused now rather than as a failed job
             job = p.jobs.start(collection, lambda progress: p.ingestion.ingest(
                 data, name, collection, progress, strategy=strategy, chunk_size=chunk_size,
                 chunk_overlap=chunk_overlap))

@@ -149,9 +149,17 @@ class Ingestion:
             with self.slots.take():
                 return self._index(data, filename, collection, sha, config, existing, report, t0, generation)
         except Busy:
-            raise ServerBusy(f"'{filename}' was not indexed: {self.settings.max_concurrent_ingests} document(s) are "
-                             "being indexed already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few "
-                             "seconds.") from None
+            raise self._busy(filename) from None
+
+    def _busy(self, filename: str) -> ServerBusy:
+        return ServerBusy(f"'{filename}' was not indexed: {self.settings.max_concurrent_ingests} document(s) are "
+                          "being indexed already (RAG_MAX_CONCURRENT_INGESTS). Upload it again in a few seconds.")
+
+    def refuse_if_busy(self, filename: str) -> None:
+        """Raise the :class:`ServerBusy` an upload would meet now, for a caller that answers before indexing (a
+        background job); the upload itself still takes its slot, so a race ends the same way, in the job."""
+        if self.slots.busy >= self.slots.n:
+            raise self._busy(clean_filename(filename))
 
     def _index(self, data: bytes, filename: str, collection: str, sha: str, config: tuple,
                existing: DocumentRecord | None, report: Tracker, t0: float, generation: int | None) -> IngestResult:
