@@ -6,6 +6,7 @@ import hmac
 import json
 import logging
 import threading
+import contextlib
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Literal
@@ -29,6 +30,7 @@ from serving import BodyDeadline, BodyLimit
 from services.access import API, Client
 from services.query import Ask
 from services.limits import retry_after
+from ui.deferred import DeferredUI
 from settings import Settings, get_settings
 
 log = logging.getLogger("rag")
@@ -118,7 +120,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             # In the background: the server answers at once and the sample becomes searchable when ready.
             threading.Thread(target=app.state.pipeline.ingestion.index_samples, name="index-samples",
                              daemon=True).start()
-        yield
+        ui_started = app.state.ui.running() if app.state.ui else contextlib.nullcontext()
+        async with ui_started:
+            yield
 
     def key_refusal(request: Request) -> HTTPException | None:
         """With ``RAG_API_KEY`` set, every route but /health needs the key (Bearer or X-API-Key): the 401 for a
@@ -210,7 +214,9 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     async def health(request: Request):
         """Liveness: answered on the event loop, touching nothing that blocks, so it is quick however busy the
         worker threads are with questions and uploads."""
-        return {"status": "ok", "ingesting": request.app.state.pipeline.ingestion.slots.busy}
+        ui = request.app.state.ui
+        return {"status": "ok", "ingesting": request.app.state.pipeline.ingestion.slots.busy,
+                "ui": ui.state if ui else "off"}
 
     @app.get("/stats", responses=errors())
     def stats(p: Pipeline = Depends(get_pipeline)):
@@ -343,16 +349,23 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         return {"question": ask.question, **result.to_dict(), "confidence_level": result.confidence_level,
                 "timings": result.timings}
 
+    # The UI is built after the server listens (ui.deferred): the API answers while Gradio imports.
+    app.state.ui = DeferredUI(lambda: build_gradio(app.state.pipeline, settings)) if ui else None
     if ui:
-        import gradio as gr
-
-        from app_gradio import CSS, build_ui
-        from ui.render import CITATION_JS
-
-        # Gradio's own upload route refuses a file over the limit while it arrives, and deletes what it wrote.
-        app = gr.mount_gradio_app(app, build_ui(app.state.pipeline), path="/", css=CSS, js=CITATION_JS,
-                                  max_file_size=int(settings.max_upload_mb * 1024 * 1024))
+        app.mount("/", app.state.ui)
     return app
+
+
+def build_gradio(pipeline: Pipeline, settings: Settings) -> FastAPI:
+    """A FastAPI app with the Gradio UI mounted at ``/`` (what :class:`ui.deferred.DeferredUI` serves)."""
+    import gradio as gr
+
+    from app_gradio import CSS, build_ui
+    from ui.render import CITATION_JS
+
+    # Gradio's own upload route refuses a file over the limit while it arrives, and deletes what it wrote.
+    return gr.mount_gradio_app(FastAPI(), build_ui(pipeline), path="/", css=CSS, js=CITATION_JS,
+                               max_file_size=int(settings.max_upload_mb * 1024 * 1024))
 
 
 def __getattr__(name: str):

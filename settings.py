@@ -40,6 +40,11 @@ class Reading(BaseModel):
     parse_memory_mb: int = Field(3072, ge=256, description="Address-space limit of the reading process, MiB.")
     parse_cpu_seconds: int = Field(300, ge=5, description="CPU-time limit of the reading process.")
     parse_timeout_seconds: float = Field(600, gt=0, description="Wall-clock limit of the reading process.")
+    layout_workers: int | None = Field(
+        None, ge=1, le=8,
+        description="Processes the layout model reads one PDF's pages in: the reading process and helpers forked "
+        "from it (only with parse_isolated). Default: one per CPU, at most 2.",
+    )
 
 
 class Chunking(BaseModel):

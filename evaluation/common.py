@@ -121,7 +121,8 @@ def free_port() -> int:
 def serve(app, *, start_timeout: float = 120.0) -> Iterator[str]:
     """``app`` (ASGI) on a real uvicorn at 127.0.0.1 in a background thread; yields its base URL (no slash).
 
-    Used by the load and hostile-file runs and by the tests that need a live server. On exit, connections still
+    Used by the load and hostile-file runs and by the tests that need a live server. With a UI (built after the
+    server listens, :mod:`ui.deferred`), it is waited for too. On exit, connections still
     open (a streaming client) get one second before they are closed.
     """
     import uvicorn
@@ -136,6 +137,9 @@ def serve(app, *, start_timeout: float = 120.0) -> Iterator[str]:
         time.sleep(0.05)  # polling server.started, not a fixed wait
     if not server.started:
         raise RuntimeError("the server did not start")
+    ui = getattr(getattr(app, "state", None), "ui", None)
+    if ui is not None and not ui.wait(max(deadline - time.monotonic(), 1)):
+        raise RuntimeError("the server started but its UI did not")
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -33,6 +33,10 @@ the same text as in-process reads (checked on the three evaluation PDFs), and no
 
 Memory
 ------
+A child reading a PDF of at least 4 pages the layout model reads forks a helper for half of them
+(:mod:`ingestion.pdf.layout_workers`): a copy of the child with the same limits, which dies with it; its memory is
+not in the sampled peaks below.
+
 ``RLIMIT_AS`` counts address space, not resident memory, and a child starts with ~550 MB of it mapped (the
 preloaded libraries and layout model). Measured peaks (address space / resident):
 

@@ -53,6 +53,7 @@ def read_document(
     ocr_dpi: int = 200,
     ocr_engine: str = "rapidocr",
     max_pages: int | None = None,
+    layout_workers: int = 1,
     progress: Progress | None = None,
 ) -> ReadResult:
     """Read an uploaded file into pages of cleaned text.
@@ -70,6 +71,8 @@ def read_document(
     ocr_dpi : resolution scanned pages are rendered at for OCR.
     ocr_engine : OCR engine name for :func:`ingestion.ocr.get_engine` (``"rapidocr"`` or ``"tesseract"``).
     max_pages : most pages a PDF may have, or ``None`` for no limit.
+    layout_workers : processes the layout model runs in (:mod:`ingestion.pdf.layout_workers`); more than 1 forks
+        helpers from this process, so only a reading process with no other busy threads should ask for it.
     progress : optional ``progress(stage, done, total)``, called with ``stage == "read"`` as pages with a text
         layer are read and ``stage == "ocr"`` after each OCR'd page; ``done`` never decreases within a stage and
         a stage that runs ends with ``done == total``. Errors it raises are logged, never passed on.
@@ -111,6 +114,6 @@ def read_document(
             "Split it into smaller files and upload those."
         )
     if check_type(name) in PDF_EXTENSIONS:
-        options = PdfOptions(garbled_threshold, ocr, ocr_max_pages, ocr_dpi, ocr_engine, max_pages)
+        options = PdfOptions(garbled_threshold, ocr, ocr_max_pages, ocr_dpi, ocr_engine, max_pages, layout_workers)
         return read_pdf(data, name, options, progress)
     return read_text_file(data, name)

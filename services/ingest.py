@@ -25,7 +25,7 @@ from core.types import DamagedDocument, DocumentRecord
 from ingestion.chunking import check_strategy, chunk_pages
 from ingestion.inflight import SingleFlight
 from ingestion.isolation import ParseLimits, read_isolated
-from ingestion.reader import read_document
+from ingestion.pdf.layout_workers import default_workers
 from retrieval.embedder import Embedder
 from retrieval.sentence_index import SentenceVectors
 from retrieval.store_api import Catalog, validate_collection_name
@@ -212,7 +212,13 @@ class Ingestion:
                       ocr=s.ocr_enabled, ocr_max_pages=s.ocr_max_pages, ocr_dpi=s.ocr_dpi, max_pages=s.max_pages,
                       progress=on_page)
         if s.parse_isolated:
-            return read_isolated(data, filename, limits=ParseLimits.from_settings(s), **kwargs)
+            # Helpers are forked from the reading process, never from this one (ingestion.pdf.layout_workers).
+            return read_isolated(data, filename, limits=ParseLimits.from_settings(s),
+                                 layout_workers=s.layout_workers or default_workers(), **kwargs)
+        # Imported here: it imports pymupdf (about 1 s), which a server reading uploads in the reading process
+        # (the default) does not need to start.
+        from ingestion.reader import read_document
+
         return read_document(data, filename, **kwargs)
 
     def chunk_ids(self, doc_id: str) -> list[str]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.errors import UnknownDocument
-from ingestion.page_images import PageImage, render_page
 from retrieval.store_api import Catalog
+
+if TYPE_CHECKING:
+    from ingestion.page_images import PageImage
 
 
 class Pages:
@@ -25,6 +29,8 @@ class Pages:
         ValueError
             The document is not a PDF (nothing to render), was indexed without its file, or has no such page.
         """
+        from ingestion.page_images import render_page  # here: pymupdf is not needed to start the server
+
         record, chunks, _ = self.store.document_data(doc_id)
         if not record.filename.lower().endswith(".pdf"):
             raise ValueError(f"'{record.filename}' is a text file: it has no page images; its passage text is shown "

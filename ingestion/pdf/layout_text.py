@@ -15,6 +15,7 @@ import pymupdf
 
 from ingestion.layout_repair import mend_layout_page
 from ingestion.page_wording import pages_are
+from ingestion.pdf.layout_workers import LayoutHelpers
 from ingestion.pdf.progress import Progress
 
 # Largest page area, in square points, read with the layout model: four A0 sheets (4 x 2384 x 3370 pt).
@@ -23,12 +24,13 @@ _MAX_LAYOUT_PAGE_AREA = 4 * 2384 * 3370
 
 def layout_markdown(
     doc: pymupdf.Document, indices: list[int], name: str, warnings: list[str], report: Progress,
-    plain: dict[int, list[dict]] | None = None,
+    plain: dict[int, list[dict]] | None = None, workers: int = 1,
 ) -> list[str] | None:
     """Cleaned pymupdf4llm Markdown for every page of ``doc``, ``None`` when the layout reader failed.
 
     ``plain`` maps pages (0-based) to their regions in the layout model's raw form
-    (:func:`ingestion.pdf.plain_layout.plain_regions`): those pages are read without the model.
+    (:func:`ingestion.pdf.plain_layout.plain_regions`): those pages are read without the model. The model reads the
+    others in ``workers`` processes (:mod:`ingestion.pdf.layout_workers`; 1: this one only).
 
     Pages not in ``indices`` (0-based) get ``""``, and so do pages larger than four A0 sheets: the layout model
     renders every page it reads, at 72 dpi, so a 200 x 200 inch poster page would cost it ~2 GB; they are re-read
@@ -41,12 +43,12 @@ def layout_markdown(
         warnings.append(f"{pages_are(huge, 'unusually large and')} read without headings or tables")
     if not layout_pages:
         return [""] * doc.page_count
-    return _markdown(doc, layout_pages, name, warnings, report, plain or {})
+    return _markdown(doc, layout_pages, name, warnings, report, plain or {}, workers)
 
 
 def _markdown(
     doc: pymupdf.Document, indices: list[int], name: str, warnings: list[str], report: Progress,
-    plain: dict[int, list[dict]],
+    plain: dict[int, list[dict]], workers: int,
 ) -> list[str] | None:
     """Cleaned pymupdf4llm Markdown for every page (``""`` for pages not in ``indices``), ``None`` on failure.
 
@@ -55,35 +57,42 @@ def _markdown(
 
     pymupdf4llm reads all pages in one call, so heading levels come from the font sizes of the whole document.
     Progress during the call is taken from the document's ``load_page``, which it calls once per page in order;
-    an instance attribute, so no other document is affected. The pages it loads that are in ``plain`` get their
-    regions there, as the page's own ``get_layout``.
+    an instance attribute, so no other document is affected. The pages it loads whose regions are known (``plain``,
+    or computed by a layout helper, :mod:`ingestion.pdf.layout_workers`) get them as the page's own ``get_layout``.
     """
     wanted = set(indices)
-    seen: set[int] = set()
     load_page = doc.load_page
+
+    def parse(document: pymupdf.Document, numbers: list[int]):
+        import pymupdf4llm  # imported here: loading the layout model is slow and only PDFs need it
+
+        return pymupdf4llm.to_markdown(document, pages=numbers, page_chunks=True, header=False, footer=False,
+                                       use_ocr=False, show_progress=False)
 
     def counting_load_page(number: int = 0, *args, **kwargs):
         if number in wanted and number not in seen:
             seen.add(number)
             report("read", len(seen) - 1, len(indices))  # the previous page is done when the next one starts
         page = load_page(number, *args, **kwargs)
-        if number in plain:
-            # A plain page's regions are known without the model (ingestion.pdf.plain_layout).
-            regions = plain[number]
-
-            def known_layout(**_):
+        if number in plain or helpers.owns(number):
+            # A plain page's regions are known without the model (ingestion.pdf.plain_layout); a helper's page
+            # waits for the regions its helper computed, when pymupdf4llm asks for them (it loads pages more often
+            # than it asks), and runs the model here if the helper failed.
+            def known_layout(**kwargs):
+                regions = plain[number] if number in plain else helpers.regions(number)
+                if regions is None:
+                    return type(page).get_layout(page, **kwargs)
                 page.layout_information = [dict(r, group_bbox=list(r["group_bbox"])) for r in regions]
 
             page.get_layout = known_layout
         return page
 
+    seen: set[int] = set()
     try:
-        import pymupdf4llm  # imported here: loading the layout model is slow and only PDFs need it
-
-        doc.load_page = counting_load_page
-        chunks = pymupdf4llm.to_markdown(
-            doc, pages=indices, page_chunks=True, header=False, footer=False, use_ocr=False, show_progress=False
-        )
+        # Forked before load_page is replaced: a helper parses its pages as this process would on its own.
+        with LayoutHelpers(doc, [i for i in indices if i not in plain], workers, parse) as helpers:
+            doc.load_page = counting_load_page
+            chunks = parse(doc, indices)
     except Exception:
         warnings.append(f"The layout reader failed on '{name}'; its text was read without headings or tables.")
         return None

@@ -48,6 +48,7 @@ class PdfOptions:
     ocr_dpi: int
     ocr_engine: str
     max_pages: int | None = None
+    layout_workers: int = 1
 
 
 def read_pdf(data: bytes, name: str, options: PdfOptions, progress: Progress | None = None) -> ReadResult:
@@ -80,7 +81,7 @@ def _read_open_pdf(
 
     geometry = measure_pages(doc, sort.text_pages)
     plain = plain_pages(doc, geometry)
-    layout = layout_markdown(doc, sort.text_pages, name, warnings, report, plain)
+    layout = layout_markdown(doc, sort.text_pages, name, warnings, report, plain, options.layout_workers)
     texts, readers = page_texts(data, name, sort.text_pages, layout, sort.raws, geometry, options.garbled_threshold,
                                 warnings, report)
     ocr_pages = run_ocr(doc, plan, options.ocr_dpi, texts, readers, warnings, report)

@@ -33,7 +33,7 @@ def indexed(client, known_pdf):
 
 
 def test_health(client):
-    assert client.get("/health").json() == {"status": "ok", "ingesting": 0}
+    assert client.get("/health").json() == {"status": "ok", "ingesting": 0, "ui": "off"}
 
 
 def test_ingest_reports_pages_chunks_and_ids(indexed):

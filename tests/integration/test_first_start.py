@@ -38,3 +38,23 @@ def test_the_install_step_indexes_the_samples_and_the_first_start_answers_from_t
     # The server found the sample indexed and left the index as the install step wrote it.
     assert (data / "collections" / "default" / "manifest.json").read_bytes() == manifest
     assert json.loads(manifest)
+
+
+def test_the_server_is_built_without_importing_the_ui_or_the_pdf_reader(tmp_path):
+    # Gradio (about 4.5 s to import and build on 2 cores) is built after the server listens (ui.deferred), and
+    # pymupdf (about 1 s) is imported by the reading process, not by the server.
+    code = ("import sys, main; app = main.create_app(); "
+            "print(sorted(m for m in ('gradio', 'pymupdf', 'pymupdf4llm', 'pdfplumber') if m in sys.modules), "
+            "app.state.ui.state)")
+    env = {**os.environ, "RAG_DATA_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1", "RAG_INDEX_SAMPLES": "false"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["[]", "starting"]
+
+
+def test_the_ui_is_served_once_built_and_health_says_so(tmp_path):
+    with DeployedServer(tmp_path / "storage") as server:  # waits for /health to say the UI is no longer starting
+        assert httpx.get(server.url + "/health", timeout=10).json()["ui"] == "ready"
+        page = httpx.get(server.url + "/", timeout=30)
+        assert page.status_code == 200 and "gradio" in page.text.lower()

@@ -17,13 +17,16 @@ from tests.support import ROOT
 
 
 def wait_until_healthy(process: subprocess.Popen, url: str, seconds: float = 120) -> None:
-    """Return once ``url``'s ``/health`` answers 200; fail if ``process`` exits first or ``seconds`` pass."""
+    """Return once ``url``'s ``/health`` answers 200 with its UI no longer starting (the UI is built after the
+    server listens); fail if ``process`` exits first or ``seconds`` pass."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         assert process.poll() is None, "the server exited while starting"
         try:
-            if httpx.get(url + "/health", timeout=1).status_code == 200:
+            health = httpx.get(url + "/health", timeout=1)
+            if health.status_code == 200 and health.json().get("ui") != "starting":
                 return
+            time.sleep(0.1)
         except httpx.HTTPError:
             time.sleep(0.2)
     raise AssertionError(f"the server did not start within {seconds:g} s")
