@@ -1,5 +1,5 @@
 """The layout model run on several pages at once, in helper processes forked from the reading process: on 2 cores
-a PDF is read in about 0.63x the time, with the same text.
+a PDF is read in about 0.62x the time, with the same text.
 
 The layout model (pymupdf's ONNX page analyser) is most of a PDF's reading time, and it runs on one thread in the
 reading process (:mod:`ingestion.isolation`). Its result for a page depends on that page alone, but also on how the
@@ -11,14 +11,16 @@ gives them (pickled, page by page, through a pipe).
 :class:`LayoutHelpers` forks ``workers - 1`` helpers, each taking every ``workers``-th page the model reads; the
 reading process keeps the rest. pymupdf4llm then reads the whole document in the reading process in one call, as
 before; a helper's page waits there for its regions and takes them as known
-(:func:`ingestion.pdf.layout_text.layout_markdown`), so the text is the same, heading levels and all (checked on the
-seven evaluation PDFs, 269 pages, and in ``tests/unit/ingestion/test_layout_workers.py``).
+(:func:`ingestion.pdf.layout_text.layout_markdown`), so the text is the same, heading levels and all (checked on
+four evaluation PDFs, and in ``tests/unit/ingestion/test_layout_workers.py``).
 
-==========================  =========  =========  ======
-7 eval PDFs, 2 cores        1 process  2          ratio
-==========================  =========  =========  ======
-reading s (one read each)   117.4      74.2       0.63
-==========================  =========  =========  ======
+Reading time through the reading process (``read_isolated``), 1 and 2 processes alternating, 2 reads each:
+
+================================================  =========  ===========  ======  =========
+2 cores                                           1 process  2 processes  ratio   same text
+================================================  =========  ===========  ======  =========
+adam, attention, NIST AI RMF, AAPL 10-Q (124 pp)  41.0 s     25.4 s       0.62    yes
+================================================  =========  ===========  ======  =========
 
 A helper only computes; it has the reading process's memory and CPU limits, dies with it (``PR_SET_PDEATHSIG``)
 and exits without any clean-up. If one fails, its pages get ``None`` and the reading process runs the model on them
