@@ -12,7 +12,7 @@ gives them (pickled, page by page, through a pipe).
 reading process keeps the rest. pymupdf4llm then reads the whole document in the reading process in one call, as
 before; a helper's page waits there for its regions and takes them as known
 (:func:`ingestion.pdf.layout_text.layout_markdown`), so the text is the same, heading levels and all (checked on
-four evaluation PDFs, and in ``tests/unit/ingestion/test_layout_workers.py``).
+the seven evaluation PDFs, and in ``tests/unit/ingestion/test_layout_workers.py``).
 
 Reading time through the reading process (``read_isolated``), 1 and 2 processes alternating, 2 reads each:
 
@@ -20,6 +20,7 @@ Reading time through the reading process (``read_isolated``), 1 and 2 processes 
 2 cores                                           1 process  2 processes  ratio   same text
 ================================================  =========  ===========  ======  =========
 adam, attention, NIST AI RMF, AAPL 10-Q (124 pp)  41.0 s     25.4 s       0.62    yes
+AMZN, INTC, MSFT 10-Q (172 pp)                    70.5 s     42.8 s       0.61    yes
 ================================================  =========  ===========  ======  =========
 
 A helper only computes; it has the reading process's memory and CPU limits, dies with it (``PR_SET_PDEATHSIG``)
