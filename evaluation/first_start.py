@@ -154,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         *(f"{label}, first answer: {value:.2f}x" for label, value in (
             ("Fresh / installed", ratios["fresh_over_installed"]),
             (f"{args.baseline} / this revision", ratios["baseline_over_installed"])) if value), ""])
+    readme = "\n".join(md.split("\n")[2:]).replace("- date:", "- measured:", 1)
     write_results("first-start", md, {"date": now(), "machine": m, "install_seconds": install_s, "runs": runs,
-                                      "ratios": ratios, "baseline": commit, "question": QUESTION}, args.out)
+                                      "ratios": ratios, "baseline": commit, "question": QUESTION,
+                                      "readme": readme}, args.out)
     print(md)
     return 0
 
