@@ -134,11 +134,19 @@ class OnnxEmbedder:
 
     def encode(self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None) -> np.ndarray:
         """Return a ``(len(texts), dim)`` float32 array of unit vectors, in the order of ``texts``;
-        ``progress(done, total)`` after each batch (batches go longest texts first)."""
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        if not len(texts):
+        ``progress(done, total)`` after each batch (batches go longest texts first).
+
+        A text given more than once is embedded once (a sentence in the overlap of two passages, a table row
+        repeated on every page): 3 % of the sentences of the papers, 15 % of a 10-Q's.
+        """
+        texts = [str(t) for t in texts]
+        first: dict[str, int] = {}
+        slots = np.fromiter((first.setdefault(t, len(first)) for t in texts), dtype=np.int64, count=len(texts))
+        unique = list(first)
+        out = np.zeros((len(unique), self.dim), dtype=np.float32)
+        if not texts:
             return out
-        encodings = self._tokenizer.encode_batch([str(t) for t in texts])
+        encodings = self._tokenizer.encode_batch(unique)
         lengths = np.array([len(e.ids) for e in encodings])
         order = np.argsort(-lengths, kind="stable")
         for start in range(0, len(order), self.batch_size):
@@ -151,8 +159,9 @@ class OnnxEmbedder:
                 mask[r, :lengths[i]] = 1
             out[rows] = self._forward(ids, mask)
             if progress:
-                progress(start + len(rows), len(texts))
-        return out
+                done = start + len(rows)  # counted in the texts asked for, so it ends at their number
+                progress(len(texts) if done == len(unique) else done * len(texts) // len(unique), len(texts))
+        return out[slots]
 
     def encode_one(self, text: str) -> np.ndarray:
         return self.encode([text])[0]

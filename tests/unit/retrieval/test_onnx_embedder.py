@@ -100,6 +100,27 @@ def test_vectors_come_back_in_the_order_of_the_texts(models):
     assert onnx.encode([]).shape == (0, 384)
 
 
+class CountingEmbedder(OnnxEmbedder):
+    """The real model, counting the texts it runs."""
+
+    ran = 0
+
+    def _forward(self, ids, mask):
+        self.ran += len(ids)
+        return super()._forward(ids, mask)
+
+
+def test_a_text_given_twice_is_embedded_once_and_both_get_its_vector(models):
+    onnx = CountingEmbedder(models, "onnx", batch_size=2)
+    texts = [VARIED[0], VARIED[1], VARIED[0], VARIED[2], VARIED[1]]
+    done = []
+    vectors = onnx.encode(texts, progress=lambda d, total: done.append((d, total)))
+    assert onnx.ran == 3  # three different texts
+    assert np.array_equal(vectors[0], vectors[2]) and np.array_equal(vectors[1], vectors[4])
+    assert np.allclose(vectors[3], onnx.encode_one(VARIED[2]), atol=1e-6)
+    assert done[-1] == (5, 5) and [d for d, _ in done] == sorted(d for d, _ in done)
+
+
 def test_auto_runs_int8_when_its_check_passed(models, tmp_path, caplog):
     check = json.loads((models / CHECK_FILE).read_text())
     check["models"]["onnx-int8"].update(passed=True, failed=[])
