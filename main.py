@@ -6,8 +6,7 @@ import hmac
 import json
 import logging
 import threading
-import contextlib
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import replace
 from typing import Literal
 
@@ -120,7 +119,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             # In the background: the server answers at once and the sample becomes searchable when ready.
             threading.Thread(target=app.state.pipeline.ingestion.index_samples, name="index-samples",
                              daemon=True).start()
-        ui_started = app.state.ui.running() if app.state.ui else contextlib.nullcontext()
+        ui_started = app.state.ui.running() if app.state.ui else nullcontext()
         async with ui_started:
             yield
 

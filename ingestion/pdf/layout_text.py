@@ -56,11 +56,12 @@ def _markdown(
     (:mod:`ingestion.layout_repair`).
 
     pymupdf4llm reads all pages in one call, so heading levels come from the font sizes of the whole document.
-    Progress during the call is taken from the document's ``load_page``, which it calls once per page in order;
-    an instance attribute, so no other document is affected. The pages it loads whose regions are known (``plain``,
+    Progress during the call is taken from the document's ``load_page``, which it calls for each page in order (and
+    for some again later); an instance attribute, so no other document is affected. The pages it loads whose regions are known (``plain``,
     or computed by a layout helper, :mod:`ingestion.pdf.layout_workers`) get them as the page's own ``get_layout``.
     """
     wanted = set(indices)
+    seen: set[int] = set()
     load_page = doc.load_page
 
     def parse(document: pymupdf.Document, numbers: list[int]):
@@ -87,7 +88,6 @@ def _markdown(
             page.get_layout = known_layout
         return page
 
-    seen: set[int] = set()
     try:
         # Forked before load_page is replaced: a helper parses its pages as this process would on its own.
         with LayoutHelpers(doc, [i for i in indices if i not in plain], workers, parse) as helpers:

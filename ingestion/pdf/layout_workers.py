@@ -72,10 +72,10 @@ class LayoutHelpers:
 
     def __init__(self, doc: pymupdf.Document, pages: list[int], workers: int,
                  parse: Callable[[pymupdf.Document, list[int]], object]):
-        workers = min(workers, len(pages) // 2) if hasattr(os, "fork") else 1
+        workers = max(1, min(workers, len(pages) // 2)) if hasattr(os, "fork") else 1
         self._owner: dict[int, _Helper] = {}
         self._helpers: list[_Helper] = []
-        for k in range(1, max(workers, 1)):
+        for k in range(1, workers):
             helper = _Helper.fork(doc, pages[k::workers], parse)
             self._helpers.append(helper)
             self._owner.update(dict.fromkeys(helper.share, helper))
