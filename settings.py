@@ -2,7 +2,7 @@
 
 Every default runs offline with no key. The README lists each variable. Each section is a class of its own
 (:class:`Reading`, :class:`Chunking`, :class:`Retrieval`, :class:`Answers`, :class:`LLMSettings`, :class:`Limits`,
-:class:`Server`), so a component can say which settings it reads; :class:`Settings` is all of them, read from the
+:class:`Server`, :class:`Database`), so a component can say which settings it reads; :class:`Settings` is all of them, read from the
 environment, with the same flat names (``settings.top_k``, ``RAG_TOP_K``). Named presets
 (:data:`PRESETS`, :meth:`Settings.preset`) replace the overrides the tests and the evaluation would otherwise
 repeat:
@@ -223,6 +223,25 @@ class Server(BaseModel):
         "Empty = always directly.")
 
 
+class Database(BaseModel):
+    """PostgreSQL as the shared store (off by default: the embedded store under ``data_dir``). With a URL, every
+    app process and worker given the same one serves the same collections, keys and limits, and uploads become
+    jobs that ``python cli.py worker`` processes run."""
+
+    database_url: str | None = Field(
+        None, description="PostgreSQL (with the pgvector extension) holding documents, vectors, keys, limits and "
+        "the upload queue, e.g. postgresql://user:password@host:5432/dbname. Empty = the embedded store.")
+    database_originals_dir: Path | None = Field(
+        None, description="Folder the uploaded originals (for showing cited pages) are kept in, shared by every "
+        "process; empty = in the database itself.")
+    database_pool_size: int = Field(8, ge=1, le=100, description="Most connections one process opens.")
+    database_ef_search: int = Field(
+        100, ge=10, le=1000,
+        description="HNSW candidates a vector search visits (pgvector's hnsw.ef_search): more is slower and nearer "
+        "exact search.")
+    worker_concurrency: int = Field(1, ge=1, le=8, description="Uploads one `cli.py worker` process indexes at once.")
+
+
 # The overrides each preset applies; values given to :meth:`Settings.preset` win over them.
 PRESETS: dict[str, dict] = {
     # The environment and .env as they are: what `make run` and the Docker image use.
@@ -235,7 +254,7 @@ PRESETS: dict[str, dict] = {
 }
 
 
-class Settings(Reading, Chunking, Retrieval, Answers, LLMSettings, Limits, Server, BaseSettings):
+class Settings(Reading, Chunking, Retrieval, Answers, LLMSettings, Limits, Server, Database, BaseSettings):
     """Every section, read from ``RAG_*`` environment variables and ``.env`` (module docstring)."""
 
     model_config = SettingsConfigDict(env_prefix="RAG_", env_file=".env", extra="ignore")

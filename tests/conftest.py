@@ -60,3 +60,17 @@ def tiny_cross_encoder(tmp_path_factory) -> str:
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return str(folder)
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """The test run's PostgreSQL with pgvector (:mod:`tests.support.postgres`): a real server, started once."""
+    from tests.support.postgres import server
+
+    return server()
+
+
+@pytest.fixture
+def database_url(pg_server) -> str:
+    """A new, empty database of the test run's PostgreSQL, for this test alone."""
+    return pg_server.database()

