@@ -97,8 +97,9 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
             progress((i + p.fraction) / count, desc=f"{name}: {p.message}")
 
         try:
-            r = pipeline.ingestion.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
-                                chunk_size=int(chunk_size))
+            # In this process, or with PostgreSQL by a worker (the progress then comes from its job's row).
+            r = pipeline.uploads.ingest(Path(path).read_bytes(), name, collection, progress=report, strategy=strategy,
+                                        chunk_size=int(chunk_size))
         except IngestError as exc:
             return f"Not indexed: {esc(exc.message)}"
         except ValueError as exc:

@@ -8,6 +8,7 @@ python cli.py search "learning rate" --mode keyword
 python cli.py documents
 python cli.py delete <doc_id>
 python cli.py samples            # index the sample documents now, before the server's first start
+python cli.py worker             # with RAG_DATABASE_URL: index the uploads queued in PostgreSQL
 
 With ``RAG_SERVER_URL`` set (or ``--server URL``), every command goes to the server running there, through its HTTP
 API, and loads no model; the output is the same. When no server answers ``GET /health`` there, the command runs on
@@ -100,7 +101,7 @@ def detail(reply) -> str:
 
 
 def follow_job(client, job: dict, interval: float = 0.5) -> dict:
-    """Poll a background upload (``GET /ingest/jobs/{id}``), showing its progress, until it ends."""
+    """Poll a background upload (``GET /jobs/{id}``), showing its progress, until it ends."""
     while True:
         show_progress(job["progress"])
         if job["status"] != "running":
@@ -108,7 +109,7 @@ def follow_job(client, job: dict, interval: float = 0.5) -> dict:
                 print(file=sys.stderr)  # end the line rewritten in place
             return job
         time.sleep(interval)
-        reply = client.get(f"/ingest/jobs/{job['job_id']}")
+        reply = client.get(f"/jobs/{job['job_id']}")
         if reply.status_code != 200:
             return {**job, "status": "lost"}
         job = reply.json()
@@ -208,6 +209,24 @@ def run_local(args: argparse.Namespace) -> int:
         return 2
 
 
+def run_worker() -> int:
+    """Index the uploads queued in PostgreSQL until stopped (SIGINT, SIGTERM): :mod:`services.queue`."""
+    from settings import get_settings
+
+    settings = get_settings()
+    if not settings.database_url:
+        print("`worker` indexes the uploads queued in PostgreSQL: set RAG_DATABASE_URL to the app's database.",
+              file=sys.stderr)
+        return 2
+    from pipeline import Pipeline
+
+    pipeline = Pipeline(settings)
+    print(f"worker: indexing queued uploads, {settings.worker_concurrency} at a time; stop with Ctrl+C",
+          file=sys.stderr, flush=True)
+    pipeline.uploads.run_worker(pipeline.ingestion, concurrency=settings.worker_concurrency)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cli.py", description="Grounded document Q&A from the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -229,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
                    "Docker build do, so that a first start answers at once")
     p_delete = sub.add_parser("delete", help="remove a document")
     p_delete.add_argument("doc_id")
+    sub.add_parser("worker", help="index the uploads queued in PostgreSQL (RAG_DATABASE_URL); run one or more")
     for p in sub.choices.values():
         p.add_argument("--collection", default="default")
         p.add_argument("--server", metavar="URL", default=None,
@@ -237,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="the collection's key (X-Collection-Key) for a server's collection created with one; "
                        "not needed directly on the data folder")
     args = parser.parse_args(argv)
+    if args.command == "worker":
+        return run_worker()
 
     from settings import get_settings
 

@@ -213,9 +213,10 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
     async def health(request: Request):
         """Liveness: answered on the event loop, touching nothing that blocks, so it is quick however busy the
         worker threads are with questions and uploads."""
-        ui = request.app.state.ui
-        return {"status": "ok", "ingesting": request.app.state.pipeline.ingestion.slots.busy,
-                "ui": ui.state if ui else "off"}
+        ui, p = request.app.state.ui, request.app.state.pipeline
+        # With PostgreSQL the uploads being indexed are counted in the database: /stats tells them, not this.
+        ingesting = None if p.settings.database_url else p.ingestion.slots.busy
+        return {"status": "ok", "ingesting": ingesting, "ui": ui.state if ui else "off"}
 
     @app.get("/stats", responses=errors())
     def stats(p: Pipeline = Depends(get_pipeline)):
@@ -229,7 +230,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             checked_name("")
 
     @app.post("/ingest", responses={202: {"description": "wait=false: the upload runs in the background; the body "
-                                          "is its job (as GET /ingest/jobs/{job_id} answers)"},
+                                          "is its job (as GET /jobs/{job_id} answers)"},
                                     **errors(400, 403, 408, 409, 413, 415, 422, 429, 503, 507)},
               dependencies=[Depends(no_empty_collection)])
     def ingest(request: Request, file: UploadFile = File(...), collection: str = Form("default"),
@@ -237,7 +238,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
                chunk_size: int | None = Form(None, ge=100, le=20000),
                chunk_overlap: int | None = Form(None, ge=0),
                wait: bool = Form(True, description="false: answer 202 at once with a job whose progress (pages "
-                                 "read, passages and sentences embedded, seconds left) GET /ingest/jobs/{job_id} "
+                                 "read, passages and sentences embedded, seconds left) GET /jobs/{job_id} "
                                  "reports, and its result at the end."),
                key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
         """Index one file. By default the request waits for it; ``wait=false`` makes it a background job."""
@@ -252,24 +253,22 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
                                "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
         name = file.filename or "upload"
-        if not wait:
-            p.ingestion.refuse_if_busy(name)  # refused now rather than as a failed job
-            job = p.jobs.start(collection, lambda progress: p.ingestion.ingest(
-                data, name, collection, progress, strategy=strategy, chunk_size=chunk_size,
-                chunk_overlap=chunk_overlap))
-            return JSONResponse(job.to_dict(), status_code=202, headers={"Location": f"/ingest/jobs/{job.id}"})
+        chunking = {"strategy": strategy, "chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
         try:
-            return p.ingestion.ingest(data, name, collection, strategy=strategy,
-                                      chunk_size=chunk_size, chunk_overlap=chunk_overlap).to_dict()
+            if not wait:
+                job = p.uploads.submit(data, name, collection, **chunking)
+                return JSONResponse(job.to_dict(), status_code=202, headers={"Location": f"/jobs/{job.id}"})
+            return p.uploads.ingest(data, name, collection, **chunking).to_dict()
         except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
 
-    @app.get("/ingest/jobs/{job_id}", responses=errors(403, 404))
+    @app.get("/jobs/{job_id}", responses=errors(403, 404))
+    @app.get("/ingest/jobs/{job_id}", responses=errors(403, 404), include_in_schema=False)
     def ingest_job(job_id: str, key: str | None = Depends(collection_key), p: Pipeline = Depends(get_pipeline)):
         """A background upload (``POST /ingest`` with ``wait=false``): ``status`` running, done or failed;
         ``progress`` (pages read, passages and sentences embedded, ``eta_seconds``); ``result`` (what a waited-for
         upload answers) or ``error`` (``status``, the HTTP status it would have had, and ``detail``)."""
-        job = p.jobs.get(job_id)
+        job = p.uploads.get(job_id)
         if job is None:
             raise HTTPException(404, "No such upload job: job ids are kept for an hour after the upload ends. "
                                 "Upload the file again to index it.")

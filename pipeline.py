@@ -19,7 +19,6 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from core.answers import AnswerResult, Event, IngestResult
 from core.types import DocumentRecord, SearchResult
@@ -32,10 +31,10 @@ from retrieval.embedder import make_embedder
 from generation.query_expansion import make_expander
 from retrieval.reranker import Reranker
 from retrieval.searcher import Searcher
-from retrieval.store import LocalStore
+from retrieval.store_factory import open_store
 from services.access import Access
 from services.ingest import Ingestion
-from services.jobs import IngestJobs
+from services.jobs import LocalUploads
 from services.pages import Pages
 from services.progress import Progress
 from services.query import Questions
@@ -57,8 +56,7 @@ class Pipeline:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         self.embedder = make_embedder(s.embedding_model, s.embedding_batch_size, s.embedding_backend, s.models_dir)
-        self.store = LocalStore(Path(s.data_dir), self.embedder.dim, s.bm25_k1, s.bm25_b,
-                                keyword_prefix=s.keyword_prefix, keyword_section=s.keyword_section)
+        self.store = open_store(s, self.embedder.dim)  # PostgreSQL with RAG_DATABASE_URL, else RAG_DATA_DIR
         self.reranker = Reranker(s.reranker_model, s.reranker_enabled)
         self.reranker.load()  # once, at start: fails in milliseconds offline and says so in the log and /stats
         self.llm = LLM.from_settings(s)
@@ -73,7 +71,14 @@ class Pipeline:
         self.answerer = ExtractiveAnswerer(self.embedder, max_sentences=s.answer_max_sentences,
                                            sentence_vectors=self.store.sentence_vectors, policy=policy)
         self.ingestion = Ingestion(s, self.store, self.embedder)
-        self.jobs = IngestJobs()  # uploads followed through GET /ingest/jobs/{id}
+        # Uploads: indexed here (waited for, or background jobs), or with PostgreSQL queued for `cli.py worker`.
+        if s.database_url:
+            from services.queue import UploadQueue
+
+            self.uploads = UploadQueue(s.database_url, s.worker_heartbeat_seconds,
+                                       wait_seconds=s.parse_timeout_seconds * 3 + 60)
+        else:
+            self.uploads = LocalUploads(self.ingestion)
         self.questions = Questions(
             s, self.store, self.searcher, self.answerer,
             LLMAnswerer(self.llm, self.answerer, policy) if self.llm else None,
@@ -84,8 +89,8 @@ class Pipeline:
     # -- the short names -------------------------------------------------------------------------------------
     def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,
                **chunking) -> IngestResult:
-        """:meth:`services.ingest.Ingestion.ingest`."""
-        return self.ingestion.ingest(data, filename, collection, progress, **chunking)
+        """:meth:`services.ingest.Ingestion.ingest`, in this process or (PostgreSQL) by a worker."""
+        return self.uploads.ingest(data, filename, collection, progress, **chunking)
 
     def answer(self, question: str, collection: str = "default", doc_ids: list[str] | None = None,
                top_k: int | None = None, mode: str = "hybrid", conversation_id: str | None = None,
@@ -147,6 +152,9 @@ class Pipeline:
             "ocr": {"engine": "rapidocr", "enabled": s.ocr_enabled, "max_pages": s.ocr_max_pages,
                     "installed": importlib.util.find_spec("rapidocr") is not None},
             "answer_mode": self.questions.mode,
+            # With PostgreSQL: workers alive and uploads being indexed by any process (RAG_MAX_CONCURRENT_INGESTS).
+            "queue": {"workers": self.uploads.workers(), "ingesting": self.ingestion.slots.busy}
+            if s.database_url else None,
             "samples": self.ingestion.samples_status,
             "settings": {
                 "data_dir": str(s.data_dir), "chunk_strategy": s.chunk_strategy, "chunk_size": s.chunk_size,

@@ -240,6 +240,9 @@ class Database(BaseModel):
         description="HNSW candidates a vector search visits (pgvector's hnsw.ef_search): more is slower and nearer "
         "exact search.")
     worker_concurrency: int = Field(1, ge=1, le=8, description="Uploads one `cli.py worker` process indexes at once.")
+    worker_heartbeat_seconds: float = Field(
+        10.0, gt=0, le=600, description="How often a worker tells the database it is alive; the uploads of one "
+        "silent for 3 times this are queued again for another worker.")
 
 
 # The overrides each preset applies; values given to :meth:`Settings.preset` win over them.

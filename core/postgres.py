@@ -19,7 +19,7 @@ from typing import Any
 
 __all__ = ["INSTALL", "MissingDriver", "connect", "lock_key", "migrate", "applied"]
 
-INSTALL = 'pip install "psycopg[binary]==3.3.9" pgvector==0.5.1 procrastinate==3.10.0'
+INSTALL = 'pip install "psycopg[binary]==3.3.9" psycopg-pool==3.3.3 pgvector==0.5.1 procrastinate==3.10.0'
 Step = str | Callable[[Any], None]
 
 

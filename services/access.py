@@ -36,11 +36,15 @@ class Access:
     def __init__(self, settings: Settings, store: Catalog):
         self.store = store
         self.keys = CollectionAccess(store)
-        self._quotas = {
-            (API, "uploads"): RateLimiter(settings.uploads_per_hour),
-            (API, "questions"): RateLimiter(settings.questions_per_hour),
-            (BROWSER, "questions"): RateLimiter(settings.session_max_questions_per_hour),
-        }
+        limits = {(API, "uploads"): settings.uploads_per_hour, (API, "questions"): settings.questions_per_hour,
+                  (BROWSER, "questions"): settings.session_max_questions_per_hour}
+        if settings.database_url:  # one quota for every process on the database
+            from services.shared_limits import SharedRateLimiter, open_pool
+
+            pool = open_pool(settings.database_url, 1, 4, 5.0, "quotas")
+            self._quotas = {k: SharedRateLimiter(pool, f"{k[0]}-{k[1]}", n) for k, n in limits.items()}
+        else:
+            self._quotas = {k: RateLimiter(n) for k, n in limits.items()}
 
     # -- keys ------------------------------------------------------------------------------------------------
     def authorize(self, collection: str, key: str | None, *, create: bool = False) -> None:

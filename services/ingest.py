@@ -62,7 +62,12 @@ class Ingestion:
         self._write_lock = threading.Lock()  # store writes one at a time; reading and embedding run in parallel
         # ...but only this many documents at once, whoever sends them (API, UI, CLI): each holds a reading process
         # and its pages in memory.
-        self.slots = Slots(settings.max_concurrent_ingests)
+        if settings.database_url:  # one cap for every process on the database
+            from services.shared_limits import SharedSlots
+
+            self.slots = SharedSlots(settings.database_url, settings.max_concurrent_ingests)
+        else:
+            self.slots = Slots(settings.max_concurrent_ingests)
         self.in_flight: SingleFlight[IngestResult] = SingleFlight()
         self.samples_status = "not requested"
         self.samples_progress: tuple[str, IngestProgress] = ("", IngestProgress())  # the sample being indexed

@@ -1,5 +1,5 @@
 """Uploads that run in the background, for clients that follow a long file's progress instead of holding a request
-open: ``POST /ingest`` with ``wait=false`` answers 202 with a job, and ``GET /ingest/jobs/{id}`` tells how far it
+open: ``POST /ingest`` with ``wait=false`` answers 202 with a job, and ``GET /jobs/{id}`` tells how far it
 has got (:class:`services.progress.IngestProgress`) and, at the end, the result or the error.
 
 A job's id is random (128 bits): only who started it knows it. Finished jobs are kept for ``KEEP_SECONDS`` and at
@@ -124,3 +124,24 @@ class IngestJobs:
         finished = sorted((j.finished_at, j.id) for j in self._jobs.values() if j.finished_at is not None)
         while len(self._jobs) >= MAX_JOBS and finished:
             del self._jobs[finished.pop(0)[1]]
+
+
+class LocalUploads:
+    """Uploads indexed in this process (no ``RAG_DATABASE_URL``): :meth:`ingest` waits for one, :meth:`submit`
+    starts one as a background job. :class:`services.queue.UploadQueue` has the same three methods for uploads
+    indexed by workers."""
+
+    def __init__(self, ingestion):
+        self.ingestion = ingestion  # services.ingest.Ingestion
+        self.jobs = IngestJobs()
+
+    def ingest(self, data: bytes, filename: str, collection: str, progress: Progress | None = None, **options):
+        return self.ingestion.ingest(data, filename, collection, progress, **options)
+
+    def submit(self, data: bytes, filename: str, collection: str, **options) -> Job:
+        self.ingestion.refuse_if_busy(filename)  # refused now rather than as a failed job
+        return self.jobs.start(collection, lambda progress: self.ingestion.ingest(data, filename, collection,
+                                                                                  progress, **options))
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)

@@ -17,7 +17,7 @@ def follow(client, reply, seconds: float = 120, headers: dict | None = None) -> 
     """Poll a job until it ends; the job at the end and every progress seen."""
     assert reply.status_code == 202, reply.text
     job = reply.json()
-    assert reply.headers["location"] == f"/ingest/jobs/{job['job_id']}"
+    assert reply.headers["location"] == f"/jobs/{job['job_id']}"
     seen, deadline = [job["progress"]], time.monotonic() + seconds
     while job["status"] == "running" and time.monotonic() < deadline:
         time.sleep(0.05)
