@@ -239,6 +239,10 @@ class Database(BaseModel):
         100, ge=10, le=1000,
         description="HNSW candidates a vector search visits (pgvector's hnsw.ef_search): more is slower and nearer "
         "exact search.")
+    database_keyword_match: str = Field(
+        "any", pattern="^(any|all-then-any)$",
+        description="Which passages the PostgreSQL keyword search scores: those holding any query term (as the "
+        "embedded store), or first only those holding all of them, any-word when none does.")
     worker_concurrency: int = Field(1, ge=1, le=8, description="Uploads one `cli.py worker` process indexes at once.")
     worker_heartbeat_seconds: float = Field(
         10.0, gt=0, le=600, description="How often a worker tells the database it is alive; the uploads of one "

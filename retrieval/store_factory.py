@@ -16,7 +16,8 @@ def open_store(settings, dim: int) -> Store:
 
         return PostgresStore(s.database_url, dim, s.bm25_k1, s.bm25_b, keyword_prefix=s.keyword_prefix,
                              keyword_section=s.keyword_section, originals_dir=s.database_originals_dir,
-                             pool_size=s.database_pool_size, ef_search=s.database_ef_search)
+                             pool_size=s.database_pool_size, ef_search=s.database_ef_search,
+                             keyword_match=s.database_keyword_match)
     from retrieval.store import LocalStore
 
     return LocalStore(Path(s.data_dir), dim, s.bm25_k1, s.bm25_b, keyword_prefix=s.keyword_prefix,

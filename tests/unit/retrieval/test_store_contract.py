@@ -3,7 +3,8 @@
 Each check uses nothing but :class:`Catalog` and :class:`SearchIndex` methods, so a new backend is tested by adding
 one entry to ``BACKENDS``: a function that opens a store on the data ``where`` names (called twice with the same
 ``where``, it opens a second store on the same data, as a second process would). Vectors are random unit vectors
-of the bundled model's size (a store does not care where they come from); FAISS and BM25 are real.
+of the bundled model's size (a store does not care where they come from); FAISS and BM25 are real, and so is the
+PostgreSQL the ``postgres`` backend runs against (:mod:`tests.support.postgres`, a database of its own per test).
 """
 
 from __future__ import annotations
@@ -31,13 +32,37 @@ def local_store(where: Path) -> Store:
     return LocalStore(where, DIM)
 
 
-BACKENDS = {"local": local_store}
+_DATABASES: dict[Path, str] = {}  # where -> the URL of the database made for it
+
+
+def postgres_store(where: Path) -> Store:
+    from retrieval.pg_store import PostgresStore
+    from tests.support.postgres import server
+
+    if where not in _DATABASES:
+        _DATABASES[where] = server().database()
+    return PostgresStore(_DATABASES[where], DIM, pool_size=4)
+
+
+BACKENDS = {"local": local_store, "postgres": postgres_store}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def open_store(request, tmp_path):
-    """Opens a store of the backend under test on this test's data (the same data each time it is called)."""
-    return lambda: BACKENDS[request.param](tmp_path)
+    """Opens a store of the backend under test on this test's data (the same data each time it is called); the
+    stores opened are closed after the test."""
+    if request.param == "postgres":
+        request.getfixturevalue("pg_server")  # the test run's PostgreSQL, started on first use
+    opened = []
+
+    def open_one() -> Store:
+        opened.append(BACKENDS[request.param](tmp_path))
+        return opened[-1]
+
+    yield open_one
+    for store in opened:
+        if hasattr(store, "close"):
+            store.close()
 
 
 @pytest.fixture
