@@ -179,7 +179,7 @@ def ingest_docs(pipeline, docs: Iterable[str], folder: Path | Mapping[str, Path]
         data = path.read_bytes()
         sha = hashlib.sha256(data).hexdigest()
         # In this process whatever the store (with PostgreSQL too: the measure is the pipeline, not the queue).
-        result = pipeline.ingestion.ingest(data, path.name, collection=COLLECTION)
+        result = pipeline.ingest(data, path.name, collection=COLLECTION, here=True)
         old = records.get(doc)
         if getattr(result, "duplicate", False) and old and old["sha256"] == sha and old["doc_id"] == result.doc_id:
             out[doc] = {**old, "reused": True}

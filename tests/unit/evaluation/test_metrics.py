@@ -432,7 +432,7 @@ class FakeIngester:
     def __init__(self):
         self.seen = set()
 
-    def ingest(self, data, filename, collection="default"):
+    def ingest(self, data, filename, collection="default", here=False):
         duplicate = data in self.seen
         self.seen.add(data)
         timings = {} if duplicate else {"read": 1.0, "embed": 3.0}
