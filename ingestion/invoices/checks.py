@@ -1,0 +1,53 @@
+"""The arithmetic checks of an invoice as read; nothing is corrected, a failed or impossible check asks for review.
+
+>>> lines = [InvoiceLine("A", "Mug", Decimal("2"), Decimal("1.25"), Decimal("2.50"), 1),
+...          InvoiceLine("B", "Bag", Decimal("3"), Decimal("0.85"), Decimal("2.65"), 1)]
+>>> fields = InvoiceFields(subtotal=Decimal("5.15"), total=Decimal("5.15"))
+>>> checks, review = run_checks(fields, lines)
+>>> [(c.name, c.passed) for c in checks], review
+([('line 1: quantity x unit price', True), ('line 2: quantity x unit price', False), ('lines sum to subtotal', True), ('subtotal + tax = total', True)], True)
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
+
+__all__ = ["run_checks"]
+
+CENT = Decimal("0.01")
+
+
+def _cents(value: Decimal) -> Decimal:
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def run_checks(fields: InvoiceFields, lines: list[InvoiceLine]) -> tuple[list[InvoiceCheck], bool]:
+    """The checks and whether the reading needs review: a check failed, or a value a check needs is missing."""
+    checks: list[InvoiceCheck] = []
+    missing = not lines or fields.total is None or fields.invoice_number is None
+    for n, line in enumerate(lines, 1):
+        name = f"line {n}: quantity x unit price"
+        if line.quantity is None or line.unit_price is None or line.amount is None:
+            missing = True
+            checks.append(InvoiceCheck(name, False, f"line {n} (page {line.page}) lacks its quantity, unit price "
+                                                    "or amount"))
+            continue
+        expected = _cents(line.quantity * line.unit_price)
+        ok = expected == line.amount
+        checks.append(InvoiceCheck(name, ok, f"line {n} (page {line.page}, {line.code or 'no code'}): "
+                                             f"{line.quantity} x {line.unit_price} = {expected}, amount printed "
+                                             f"{line.amount}"))
+    amounts = [line.amount for line in lines if line.amount is not None]
+    target, what = (fields.subtotal, "subtotal") if fields.subtotal is not None else (fields.total, "total")
+    if target is not None and lines:
+        total = sum(amounts, Decimal("0.00"))
+        checks.append(InvoiceCheck(f"lines sum to {what}", total == target,
+                                   f"the {len(lines)} line amounts sum to {total}, the {what} is {target}"))
+    if fields.subtotal is not None and fields.total is not None:
+        tax = fields.tax or Decimal("0.00")
+        checks.append(InvoiceCheck("subtotal + tax = total", fields.subtotal + tax == fields.total,
+                                   f"{fields.subtotal} + {tax} = {fields.subtotal + tax}, the total is "
+                                   f"{fields.total}"))
+    return checks, missing or not all(c.passed for c in checks)

@@ -1,0 +1,67 @@
+"""Read an invoice PDF into an :class:`core.invoices.InvoiceReading`: words from the text layer or OCR, the
+line-item table, the header fields, and the checks.
+
+The file is opened and refused as uploads are (:mod:`ingestion.pdf.opening`). A document with neither an invoice
+number or total label nor a line-item table (a quantity and an amount column) is not an invoice: nothing is
+invented for it.
+"""
+
+from __future__ import annotations
+
+from core.invoices import InvoiceReading
+from ingestion.invoices.checks import run_checks
+from ingestion.invoices.header import document_currency, read_header
+from ingestion.invoices.table import read_table
+from ingestion.invoices.words import group_rows, ocr_words, page_words
+from ingestion.pdf.opening import check_document, open_pdf
+
+__all__ = ["read_invoice"]
+
+
+def read_invoice(data: bytes, filename: str, *, ocr: bool = True, ocr_dpi: int = 200, max_pages: int = 100,
+                 progress=None) -> InvoiceReading:
+    """Read the invoice in ``data`` (a PDF) named ``filename``.
+
+    Raises the opening errors of :mod:`core.errors`: ``NotAPdf``, ``DamagedPdf``, ``EncryptedPdf``,
+    ``TooManyPages`` (more than ``max_pages``), ``DecompressionBomb``.
+    """
+    doc = open_pdf(data, filename)
+    try:
+        check_document(doc, data, filename, max_pages)
+        pages, scanned = [], 0
+        for index in range(doc.page_count):
+            page = doc[index]
+            words, tolerance = page_words(page, index + 1), 0.5
+            if sum(ch.isalnum() for w in words for ch in w.text) < 20:
+                from ingestion.ocr import page_needs_ocr
+
+                if ocr and page_needs_ocr(page):
+                    words, tolerance = ocr_words(page, index + 1, dpi=ocr_dpi), 0.75
+                    scanned += 1
+            pages.append(group_rows(words, tolerance))
+            if progress is not None:
+                progress(index + 1, doc.page_count)
+        count = doc.page_count
+    finally:
+        doc.close()
+    return interpret(pages, count, scanned)
+
+
+def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
+    """The reading of a document given as its pages' rows of words."""
+    if not any(pages):
+        why = "no text was found" + ("" if scanned else " (a scan needs OCR, which is off)")
+        return InvoiceReading(is_invoice=False, pages=count, note=f"Not read as an invoice: {why}.")
+    table = read_table(pages)
+    rows = [row for page in pages for row in page]
+    fields, boxes, currencies = read_header(rows, table.used)
+    has_table = bool(table.lines) and "amount" in table.roles and ("quantity" in table.roles or
+                                                                   "unit_price" in table.roles)
+    if not has_table and fields.invoice_number is None and fields.total is None:
+        return InvoiceReading(is_invoice=False, pages=count,
+                              note="Not an invoice: no invoice number or total label and no line-item table.")
+    fields.currency = document_currency(currencies, table.currencies)
+    boxes.update(table.boxes)
+    checks, review = run_checks(fields, table.lines)
+    return InvoiceReading(is_invoice=True, fields=fields, lines=table.lines, checks=checks, needs_review=review,
+                          boxes={k: v for k, v in boxes.items() if v is not None}, pages=count)

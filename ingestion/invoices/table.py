@@ -1,0 +1,220 @@
+"""The line-item table: its heading row, its columns, and its rows read into lines.
+
+The heading row is a row naming at least two known column headings (:data:`ingestion.invoices.vocab.HEADINGS`)
+with a money column among them or still to be found; any other words on it are headings the vocabulary does not
+know, which get their role from their column's content (:func:`ingestion.invoices.columns.assign_roles`). A
+heading row whose row just above names only the description is a two-row table: each item's description is on a
+row of its own above its other values.
+
+Column boundaries lie in the emptiest vertical strip between neighbouring headings, measured over the rows below,
+so a short heading over long descriptions or over right-aligned numbers wider than it still gets its values. A row
+without a quantity, a price or an amount continues the description of the line above (a wrapped description); in a
+two-row table it is the description of the line below. Rows stop at a totals label, a page foot ("continued",
+"Page 1 of 2") or a wide gap; a later page resumes under its repeated heading row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.invoices import Box, InvoiceLine
+from ingestion.invoices.columns import Column, assign_roles, boundaries
+from ingestion.invoices.values import parse_int, parse_money
+from ingestion.invoices.vocab import HEADINGS, LABELS, match_words
+from ingestion.invoices.words import Word, span, split_at
+
+__all__ = ["Table", "find_heading", "read_table"]
+
+_NUMBER_ROLES = ("quantity", "unit_price", "amount")
+_FOOT = re.compile(r"^(page\s*\d+(\s*(of|/)\s*\d+)?|\d+\s*(/|of)\s*\d+)$|continued", re.IGNORECASE)
+_DECIMAL = re.compile(r"\d[.,]\d\d\b")
+_RULE = re.compile(r"^[-=_.*~]+$")
+_DIGIT_LIKE = str.maketrans("lI|Oo", "11100")  # letters OCR reads for digits in a column of whole numbers
+
+
+@dataclass
+class Table:
+    """What was read of the line-item table: the lines, each value's box, the currencies its money carried, and
+    the rows used per page (so the header search can skip them)."""
+
+    lines: list[InvoiceLine] = field(default_factory=list)
+    boxes: dict[str, Box] = field(default_factory=dict)
+    currencies: list[str] = field(default_factory=list)
+    used: set[tuple[int, float]] = field(default_factory=set)  # (page, row centre) of heading and item rows
+    roles: set[str] = field(default_factory=set)
+
+
+def find_heading(rows: list[list[Word]]) -> tuple[int, list[Column], bool] | None:
+    """The index of the heading row, its columns (left to right) and whether the table has two rows an item."""
+    for i, row in enumerate(rows):
+        found = match_words(row, HEADINGS)
+        roles = {m.role for m in found}
+        if len(roles) < 2 or len(found) < len(row) * 0.5:
+            continue
+        columns, used = [], set()
+        for m in found:
+            columns.append(Column(m.role, row[m.start].x0, row[m.end - 1].x1, row[m.start:m.end]))
+            used.update(range(m.start, m.end))
+        rest = [w for k, w in enumerate(row) if k not in used]
+        for group in _groups(rest):
+            columns.append(Column(None, group[0].x0, group[-1].x1, group))
+        if len(columns) < 3:
+            continue
+        columns.sort(key=lambda c: c.x0)
+        two_row = False
+        if i > 0 and "description" not in roles:
+            above = rows[i - 1]
+            if [m.role for m in match_words(above, HEADINGS)] == ["description"] and \
+                    row[0].y0 - above[-1].y1 < 2 * row[0].height:
+                two_row = True
+        return i, columns, two_row
+    return None
+
+
+def _groups(words: list[Word]) -> list[list[Word]]:
+    """Neighbouring words closer than their height, as one unknown heading each."""
+    groups: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: w.x0):
+        if groups and w.x0 - groups[-1][-1].x1 < 0.8 * w.height:
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    return groups
+
+
+def _stop(row: list[Word]) -> bool:
+    """Whether ``row`` ends the table: a totals label with an amount, or a page foot."""
+    text = " ".join(w.text for w in row)
+    if _FOOT.search(text) and not any(_DECIMAL.search(w.text) for w in row):
+        return True
+    found = match_words(row, LABELS)
+    return any(m.role in ("subtotal", "tax", "total") for m in found) and bool(_DECIMAL.search(text)) and \
+        found[0].start <= 1
+
+
+def _body(rows: list[list[Word]], start: int) -> list[list[Word]]:
+    """The rows below a heading row up to where the table stops."""
+    body: list[list[Word]] = []
+    last = rows[start - 1]
+    for row in rows[start:]:
+        if all(_RULE.match(w.text) for w in row):
+            continue
+        gap = row[0].y0 - max(w.y1 for w in last)
+        if _stop(row) or gap > 4 * max(row[0].height, 6.0):
+            break
+        body.append(row)
+        last = row
+    return body
+
+
+def _cells(row: list[Word], edges: list[float], columns: list[Column]) -> dict[str, list[Word]]:
+    out: dict[str, list[Word]] = {}
+    for w in _cut(row, edges):
+        k = sum(1 for e in edges if (w.x0 + w.x1) / 2 >= e)
+        role = columns[k].role
+        if role:
+            out.setdefault(role, []).append(w)
+    return out
+
+
+def read_table(pages: list[list[list[Word]]]) -> Table:
+    """The line items of every page (each page given as its rows)."""
+    table = Table()
+    pending: list[Word] = []
+    for rows in pages:
+        found = find_heading(rows)
+        if found is None:
+            continue
+        index, columns, two_row = found
+        body = _body(rows, index + 1)
+        measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else body
+        edges = boundaries(columns, measured or body)
+        assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured])
+        table.roles |= {c.role for c in columns if c.role}
+        table.used |= {(rows[index][0].page, _centre(r)) for r in [rows[index], *body]}
+        if two_row:
+            table.used.add((rows[index][0].page, _centre(rows[index - 1])))
+        for row in body:
+            cells = _cells(row, edges, columns)
+            if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
+                text = row if two_row else cells.get("description", []) + cells.get("code", [])
+                if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
+                    pending += sorted(text, key=lambda w: (w.y0, w.x0))
+                else:
+                    _extend(table, cells)
+                continue
+            _add(table, cells, pending, row[0].page)
+            pending = []
+    return table
+
+
+def _has_numbers(cells: dict[str, list[Word]]) -> bool:
+    """Whether a row's number columns hold a number: an item row, not a wrapped description."""
+    if cells.get("quantity") and parse_int(_texts(cells["quantity"])) is not None:
+        return True
+    return any(cells.get(k) and parse_money(_texts(cells[k])) for k in ("unit_price", "amount"))
+
+
+def _cut(row: list[Word], edges: list[float]) -> list[Word]:
+    """The row's words, those OCR read across a column edge cut at it."""
+    for edge in edges:
+        row = [piece for w in row for piece in split_at(w, edge)]
+    return row
+
+
+def _split(row: list[Word], edges: list[float], n: int) -> list[list[Word]]:
+    out: list[list[Word]] = [[] for _ in range(n)]
+    for w in _cut(row, edges):
+        out[sum(1 for e in edges if (w.x0 + w.x1) / 2 >= e)].append(w)
+    return out
+
+
+def _texts(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def _centre(row: list[Word]) -> float:
+    return round(sum(w.cy for w in row) / len(row), 1)
+
+
+def _extend(table: Table, cells: dict[str, list[Word]]) -> None:
+    """Join a wrapped row's description (and code) to the line above."""
+    n = len(table.lines) - 1
+    line = table.lines[n]
+    for key in ("description", "code"):
+        words = cells.get(key)
+        if not words:
+            continue
+        text = _texts(words)
+        setattr(line, key, f"{getattr(line, key)} {text}" if getattr(line, key) else text)
+        old = table.boxes.get(f"lines[{n}].{key}")
+        new = span(words)
+        table.boxes[f"lines[{n}].{key}"] = new if old is None else Box(
+            old.page, min(old.x0, new.x0), min(old.y0, new.y0), max(old.x1, new.x1), max(old.y1, new.y1))
+
+
+def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: int) -> None:
+    n = len(table.lines)
+    values = {}
+    description = pending + cells.get("description", [])
+    values["description"] = _texts(description) or None
+    values["code"] = _texts(cells.get("code", [])) or None
+    values["quantity"] = parse_int(_texts(cells.get("quantity", [])))
+    if values["quantity"] is None and any(w.ocr for w in cells.get("quantity", [])):
+        values["quantity"] = parse_int(_texts(cells["quantity"]).translate(_DIGIT_LIKE))
+    if values["quantity"] is None and cells.get("quantity"):
+        money = parse_money(_texts(cells["quantity"]))
+        values["quantity"] = money[0] if money else None
+    for key in ("unit_price", "amount"):
+        money = parse_money(_texts(cells.get(key, [])))
+        values[key] = money[0] if money else None
+        if money and money[1]:
+            table.currencies.append(money[1])
+    table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
+                                   values["amount"], page))
+    for key, words in (("description", description), *((k, cells.get(k, [])) for k in
+                                                         ("code", "quantity", "unit_price", "amount"))):
+        box = span(words)
+        if box is not None:
+            table.boxes[f"lines[{n}].{key}"] = box

@@ -1,0 +1,105 @@
+"""The wordings invoices use for header labels and column headings, and matching them in a row of words.
+
+Words are compared lower case without a trailing colon or full stop (``Invoice No.:`` is ``invoice no``); a label
+is matched longest first, so ``Invoice date`` is the date's label and not ``Invoice`` followed by ``Date``. A tax
+label may carry its rate after it (``VAT 20%``, ``Tax @ 20%``, ``VAT (20%)``).
+
+>>> [(m.role, m.start, m.end) for m in match(["Invoice", "date:", "1", "Dec"], LABELS)]
+[('invoice_date', 0, 2)]
+>>> [m.role for m in match(["QTY", "PRODUCT", "CODE", "RATE", "AMOUNT"], HEADINGS)]
+['quantity', 'code', 'unit_price', 'amount']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["HEADINGS", "LABELS", "Match", "match", "match_words", "norm"]
+
+
+def norm(word: str) -> str:
+    """A word as compared with the vocabularies.
+
+    >>> norm("No.:"), norm("Sub-total"), norm("Qty.")
+    ('no', 'sub-total', 'qty')
+    """
+    return word.lower().strip().rstrip(":").rstrip(".")
+
+
+def _phrases(table: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:
+    return {tuple(norm(w) for w in phrase.split()): role for role, phrases in table.items() for phrase in phrases}
+
+
+LABELS = _phrases({
+    "invoice_number": ("Invoice No.", "Invoice #", "Inv. Number", "Document no.", "Invoice number", "Inv. No.",
+                       "Invoice num", "Credit note no.", "Credit note #", "Credit note number", "Credit no.",
+                       "Bill no.", "Bill number", "Invoice ID", "Document number", "Inv #", "No. of invoice"),
+    "invoice_date": ("Date", "Invoice date", "Issued", "Date of invoice", "Issue date", "Date issued",
+                     "Billing date", "Tax point", "Invoice dated", "Credit note date", "Document date"),
+    "customer_id": ("Customer", "Account", "Client ID", "Customer no.", "Account no.", "Customer ID",
+                    "Customer number", "Account number", "Client", "Client no.", "Customer #", "Account #",
+                    "Customer code", "Client number", "Customer account"),
+    "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
+                "Ship-to country", "Destination"),
+    "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
+                 "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value"),
+    "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount"),
+    "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
+              "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
+              "Total credit"),
+})
+HEADINGS = _phrases({
+    "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
+             "Ref", "Reference", "Part number", "Item #", "Product no."),
+    "description": ("Description", "Product", "Item description", "Details", "Product description", "Article",
+                    "Goods", "Designation"),
+    "quantity": ("Qty", "Pcs", "Units", "Quantity", "Qty.", "Qnty", "No. of units", "Count"),
+    "unit_price": ("Unit price", "Price", "Rate", "Price each", "Unit cost", "Each", "Unit", "Price/unit",
+                   "Unit rate"),
+    "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
+               "Line amount", "Sum"),
+})
+_RATE = re.compile(r"^[(@]?\d+(?:[.,]\d+)?%\)?$|^@$|^\(?\d+(?:[.,]\d+)?\s?%\)?$")
+_LONGEST = 4
+
+
+@dataclass(frozen=True)
+class Match:
+    role: str
+    start: int  # index of the first word
+    end: int  # index after the last word
+
+
+def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] = frozenset()) -> list[Match]:
+    """Non-overlapping matches of ``table``'s phrases in ``words``, left to right, longest first at each word; a
+    phrase does not span a word whose index is in ``breaks`` (one set apart from the word before it).
+
+    >>> [m.role for m in match(["Item", "Description"], HEADINGS, {1})]
+    ['code', 'description']
+    """
+    keys = [norm(w) for w in words]
+    out, i = [], 0
+    while i < len(keys):
+        for n in range(min(_LONGEST, len(keys) - i), 0, -1):
+            if any(k in breaks for k in range(i + 1, i + n)):
+                continue
+            role = table.get(tuple(keys[i:i + n]))
+            if role:
+                end = i + n
+                if role == "tax":
+                    while end < len(keys) and _RATE.match(keys[end]):
+                        end += 1
+                out.append(Match(role, i, end))
+                i = end
+                break
+        else:
+            i += 1
+    return out
+
+
+def match_words(row, table: dict[tuple[str, ...], str]) -> list[Match]:
+    """:func:`match` over a row of words with boxes (``.text``, ``.x0``, ``.x1``, ``.height``): words further apart
+    than their height are not one phrase."""
+    breaks = {i for i in range(1, len(row)) if row[i].x0 - row[i - 1].x1 > max(row[i].height, 4.0)}
+    return match([w.text for w in row], table, breaks)

@@ -1,0 +1,179 @@
+"""The words of an invoice page with their boxes, from the text layer or, on a scan, from OCR; and the rows they
+make.
+
+A text layer gives MuPDF's words directly. A scan is read by the product's OCR engine
+(:func:`ingestion.ocr.get_engine`), which finds text lines: each line's box is turned level (the median slope of
+the wide boxes is the sheet's skew, rotated away about the page's top left) and its text split at spaces into
+words whose x positions are proportional to their characters. Coordinates are PDF points, origin top left.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+import pymupdf
+
+from core.invoices import Box
+
+__all__ = ["Word", "group_rows", "ocr_words", "page_words", "span", "split_at"]
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    page: int  # 1-based
+    ocr: bool = False  # read by OCR: its x positions are estimates from its line's characters
+
+    @property
+    def cy(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+
+def span(words: list[Word]) -> Box | None:
+    """The box around ``words`` (all on one page), or ``None`` for no words."""
+    if not words:
+        return None
+    return Box(words[0].page, min(w.x0 for w in words), min(w.y0 for w in words), max(w.x1 for w in words),
+               max(w.y1 for w in words))
+
+
+def page_words(page: pymupdf.Page, number: int) -> list[Word]:
+    """The text layer's words of ``page`` (numbered ``number``)."""
+    return [Word(w[4], w[0], w[1], w[2], w[3], number) for w in page.get_text("words") if w[4].strip()]
+
+
+def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: int) -> list[Word]:
+    """One OCR line split into words at its spaces, each given a share of the width in proportion to its
+    characters (a space counts as one).
+
+    >>> [(w.text, w.x0, w.x1) for w in split_line("ab cd", 0, 0, 50, 10, 1)]
+    [('ab', 0.0, 20.0), ('cd', 30.0, 50.0)]
+    """
+    text = _clean(text)
+    step = (x1 - x0) / max(len(text), 1)
+    out, start = [], 0
+    for piece in text.split(" "):
+        if piece:
+            out.append(Word(piece, x0 + start * step, y0, x0 + (start + len(piece)) * step, y1, number, True))
+        start += len(piece) + 1
+    return out
+
+
+# What the recogniser reads for a lone "1" or a dash: a CJK "one" and its kin.
+_CONFUSED = str.maketrans({"一": "1", "丨": "1", "|": "1", "—": "-", "–": "-", "−": "-"})
+
+
+def _clean(text: str) -> str:
+    """OCR text in the characters a printed invoice uses (NFKC, so full-width forms become ASCII).
+
+    >>> _clean("一"), _clean("１２．６０")
+    ('1', '12.60')
+    """
+    return unicodedata.normalize("NFKC", text).translate(_CONFUSED)
+
+
+def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
+    """The words OCR reads on ``page`` (a scan), levelled and in points."""
+    from ingestion.ocr import get_engine, render_page
+
+    engine = get_engine("rapidocr")
+    image = render_page(page, dpi=dpi)
+    if not _inked(image):
+        return []
+    bgr = np.ascontiguousarray(image[:, :, ::-1])
+    with engine._lock:
+        out = engine._ocr(bgr)
+    if out.boxes is None or not out.txts:
+        return []
+    scale = page.rect.width / image.shape[1]
+    boxes = [(np.asarray(points, dtype=float) * scale, text.strip()) for points, text in zip(out.boxes, out.txts)
+             if text.strip()]
+    angle = skew([(float(p[:, 0].mean()), float(p[:, 1].mean()), float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1])))
+                  for p, _ in boxes])
+    cos, sin = math.cos(-angle), math.sin(-angle)
+    words = []
+    for pts, text in boxes:
+        level = np.stack([pts[:, 0] * cos - pts[:, 1] * sin, pts[:, 0] * sin + pts[:, 1] * cos], axis=1)
+        x0, x1 = float(level[:, 0].min()), float(level[:, 0].max())
+        cy = float(level[:, 1].mean())
+        half = float((np.linalg.norm(pts[3] - pts[0]) + np.linalg.norm(pts[2] - pts[1])) / 4)
+        words += split_line(text, x0, cy - half, x1, cy + half, number)
+    return words
+
+
+def split_at(word: Word, x: float) -> list[Word]:
+    """An OCR word that runs across the column edge ``x`` cut there by its characters (two values the
+    recogniser read as one); any other word unchanged.
+
+    >>> [w.text for w in split_at(Word("121928", 0, 0, 60, 9, 1, True), 12)]
+    ['1', '21928']
+    """
+    if not word.ocr or not word.x0 < x < word.x1:
+        return [word]
+    step = (word.x1 - word.x0) / len(word.text)
+    k = round((x - word.x0) / step)
+    if k <= 0 or k >= len(word.text):
+        return [word]
+    cut = word.x0 + k * step
+    return [Word(word.text[:k], word.x0, word.y0, cut, word.y1, word.page, True),
+            Word(word.text[k:], cut, word.y0, word.x1, word.y1, word.page, True)]
+
+
+def skew(boxes: list[tuple[float, float, float, float]], limit: float = 2.0, step: float = 0.05) -> float:
+    """The sheet's skew in radians (positive: lines fall to the right) from OCR boxes given as (centre x, centre y,
+    width, height): the angle, within ``limit`` degrees, at which the boxes' centres, weighted by their widths,
+    stack into the sharpest rows (the largest sum of squares of a histogram in quarter-line bins; the middle
+    of the best angles when several tie). The engine's
+    boxes are mostly level rectangles, so their own slope says little.
+
+    >>> boxes = [(x, y + 0.017 * x, 40.0, 10.0) for y in (100, 130, 160) for x in range(0, 600, 25)]
+    >>> round(math.degrees(skew(boxes)), 1)
+    1.0
+    """
+    if not boxes:
+        return 0.0
+    cx, cy, width, height = (np.array(v, dtype=float) for v in zip(*boxes))
+    bin_height = 0.25 * max(float(np.median(height)), 1.0)
+    angles = [math.radians(k * step) for k in range(-round(limit / step), round(limit / step) + 1)]
+    scores = []
+    for angle in angles:
+        y = cy - math.tan(angle) * cx
+        scores.append(float((np.bincount(((y - y.min()) / bin_height).astype(int), weights=width) ** 2).sum()))
+    top = max(scores)
+    best = [a for a, s in zip(angles, scores) if s >= top * (1 - 1e-9)]
+    return best[len(best) // 2]  # the middle of a plateau of equally sharp angles
+
+
+def _inked(image: np.ndarray) -> bool:
+    return int(np.count_nonzero(image.min(axis=2) < 160)) > 50
+
+
+def group_rows(words: list[Word], tolerance: float = 0.5) -> list[list[Word]]:
+    """``words`` of one page in rows, top to bottom, each row left to right: a word joins the nearest of the last
+    rows whose centre line is within ``tolerance`` of its height (OCR boxes sit less exactly than a text
+    layer's words, so a scan is grouped with a larger one)."""
+    rows: list[list[Word]] = []
+    centres: list[float] = []
+    for w in sorted(words, key=lambda w: w.cy):
+        near = [i for i in range(max(0, len(rows) - 3), len(rows))
+                if abs(centres[i] - w.cy) < tolerance * max(w.height, 1.0)]
+        if near:
+            i = min(near, key=lambda i: abs(centres[i] - w.cy))
+            rows[i].append(w)
+            centres[i] = sum(x.cy for x in rows[i]) / len(rows[i])
+        else:
+            rows.append([w])
+            centres.append(w.cy)
+    order = sorted(range(len(rows)), key=lambda i: centres[i])
+    return [sorted(rows[i], key=lambda w: w.x0) for i in order]
