@@ -42,10 +42,19 @@ import numpy as np
 
 from retrieval.postings import Segment, Vocabulary, build, compact_vocabulary, merge, select, settle
 
-__all__ = ["KeywordIndex"]
+__all__ = ["KeywordIndex", "lucene_idf"]
 
 # Terms no passage holds any longer are dropped from the vocabulary once they outnumber the others by this margin.
 _SPARE_TERMS = 4096
+
+
+def lucene_idf(n: int, df: int) -> float:
+    """Lucene's idf of a term ``df`` of ``n`` passages hold: never zero or negative, unlike the classic form.
+
+    >>> round(lucene_idf(10, 5), 4), round(lucene_idf(10, 10), 4)
+    (0.6931, 0.0465)
+    """
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
 class KeywordIndex:
@@ -205,7 +214,7 @@ class KeywordIndex:
         scores = np.zeros(n)
         for term in ids:  # a repeated term counts again, as in rank-bm25
             df = int(self._df[term])
-            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            idf = lucene_idf(n, df)
             for s, base, norm in zip(self._segments, self._bases.tolist(), self._norms):
                 if (found := s.postings(term)) is None:
                     continue

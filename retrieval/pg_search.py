@@ -23,7 +23,6 @@ those holding any when none does.
 
 from __future__ import annotations
 
-import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -31,6 +30,7 @@ from psycopg import IsolationLevel
 
 from core.errors import UnknownCollection
 from core.types import Chunk
+from retrieval.keyword_index import lucene_idf
 from retrieval.pg_schema import halfvectors_from, lexeme, term_query, vectors_from
 from retrieval.store_api import SearchIndex, missing_collection
 
@@ -121,7 +121,7 @@ class PostgresSearch(SearchIndex):
             known = [t for t in lexemes if t in df]  # as KeywordIndex: terms no passage holds are left out
             if k <= 0 or not known:
                 return []
-            idf = [math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in known]
+            idf = [lucene_idf(n, df[t]) for t in known]
             avgdl = total / n if total else 1.0
             args = (conn, collection, known, idf, avgdl, k, doc_ids)
             if self.keyword_match == "all-then-any":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 
-from core.errors import FileTooLarge, ServerBusy, UnsupportedFileType
+from core.errors import ServerBusy, UnsupportedFileType
 from core.invoices import InvoiceReading
 from ingestion.isolation import ParseLimits, read_isolated
 from ingestion.upload_checks import check_upload, display_name
@@ -38,9 +38,7 @@ class Invoices:
         s = self.settings
         name = display_name(filename)
         limit = int(s.max_upload_mb * 1024 * 1024)
-        check_upload(filename, len(data), limit)
-        if len(data) > limit:  # pragma: no cover - check_upload refuses it from the size
-            raise FileTooLarge(f"'{name}' is larger than the upload limit.")
+        check_upload(filename, len(data), limit)  # empty, too large, not a document type
         if not name.lower().endswith(".pdf"):
             raise UnsupportedFileType(f"'{name}' is not a PDF: invoices are read from PDFs (a text layer or a scan).")
         t0 = time.perf_counter()

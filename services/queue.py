@@ -208,10 +208,13 @@ class UploadQueue:
         raise NoWorker(f"{filename!r} was not indexed within {self.wait_seconds:g} s; it is still queued as job "
                        f"{job.id if job else '?'}: follow it at GET /jobs/{{job_id}}.")
 
-    def get(self, job_id: str) -> QueuedJob | None:
-        with connect(self.url) as conn:
-            row = conn.execute("SELECT id, collection, status, attempts, progress, result, error FROM upload_jobs "
-                               "WHERE id = %s", (job_id,)).fetchone()
+    def get(self, job_id: str, conn=None) -> QueuedJob | None:
+        """The job's row, read on ``conn`` (autocommit) when given, else on a connection of its own."""
+        if conn is None:
+            with connect(self.url, autocommit=True) as own:
+                return self.get(job_id, own)
+        row = conn.execute("SELECT id, collection, status, attempts, progress, result, error FROM upload_jobs "
+                           "WHERE id = %s", (job_id,)).fetchone()
         return _row_job(row) if row else None
 
     def workers(self) -> int:
@@ -226,16 +229,17 @@ class UploadQueue:
         """The job once finished, passing each new progress to ``progress``; after ``timeout`` seconds, as it is."""
         deadline = None if timeout is None else time.monotonic() + timeout
         seen = None
-        while True:
-            job = self.get(job_id)
-            if job is None or job.status in ("done", "failed"):
-                return job
-            if progress is not None and job.progress != seen:
-                seen = job.progress
-                progress(job.progress)
-            if deadline is not None and time.monotonic() > deadline:
-                return job
-            time.sleep(poll)
+        with connect(self.url, autocommit=True) as conn:  # one connection for every poll
+            while True:
+                job = self.get(job_id, conn)
+                if job is None or job.status in ("done", "failed"):
+                    return job
+                if progress is not None and job.progress != seen:
+                    seen = job.progress
+                    progress(job.progress)
+                if deadline is not None and time.monotonic() > deadline:
+                    return job
+                time.sleep(poll)
 
     # -- worker processes --------------------------------------------------------------------------------------
     def run(self, job_id: str) -> None:
