@@ -19,6 +19,7 @@ from core.errors import IngestError, QuestionError, UnknownCollection, UnknownDo
 from ingestion.upload_checks import check_file, discard
 from pipeline import Pipeline
 from services.progress import IngestProgress, eta_text
+from ui.invoices import build_invoice_tab
 from ui.library import COLLECTION, Sessions
 from ui.page_view import zoomed
 from ui.render import (answer_text, citation_entries, citation_html, documents_html, esc, link_markers, mode_note,
@@ -256,46 +257,50 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
         # The library's token, in this browser's local storage: the library is there again after a reload.
         library = gr.BrowserState(None, storage_key="grounded-qa-library")
         gr.Markdown(mode_note(pipeline))
-        with gr.Row(elem_id="layout"):
-            with gr.Column(scale=1, elem_id="library-column"):
-                files = gr.File(label="Upload PDF or text files", file_count="multiple",
-                                file_types=[".pdf", ".txt", ".md"], elem_id="upload")
-                with gr.Row():
-                    strategy = gr.Dropdown(list(STRATEGIES),
-                                           value=pipeline.settings.chunk_strategy, label="Chunking", scale=1)
-                    chunk_size = gr.Number(pipeline.settings.chunk_size, label="Chunk size (characters)", minimum=100,
-                                           maximum=20000, precision=0, scale=1)
-                status = gr.HTML(elem_id="upload-status")
-                docs = gr.HTML(documents_html(pipeline, COLLECTION), elem_id="documents")
-                with gr.Row():
-                    doc_select = gr.Dropdown([], label="Your uploads", elem_id="doc-select", scale=3,
-                                             allow_custom_value=True)  # checked in remove()
-                    remove_btn = gr.Button("Remove", size="sm", elem_id="remove", scale=1)
-                scope = gr.CheckboxGroup([], label="Search in (all of them when none is ticked)", elem_id="scope")
-                forget_btn = gr.Button("Forget this library", size="sm", variant="stop", elem_id="forget")
-                with gr.Accordion("Settings (apply to the next upload or question)", open=False):
-                    top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
-                    mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
-                    rerank = gr.Checkbox(
-                        value=pipeline.questions.can_rerank, interactive=pipeline.questions.can_rerank,
-                        label="Rerank with the cross-encoder" + ("" if pipeline.questions.can_rerank else
-                                                                 " (not available: no model weights)"))
-            with gr.Column(scale=2, elem_id="answer-column"):
-                chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
-                question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
-                                      "trustworthy AI?", elem_id="question")
-                with gr.Row():
-                    send = gr.Button("Ask", variant="primary", elem_id="ask", scale=3)
-                    reset = gr.Button("New conversation", elem_id="new-conversation", scale=1)
-                citations = gr.Radio([], label="Check a citation: the page, with the passage highlighted",
-                                     elem_id="citations")
-                # The passage below its page, at the chat's width: beside the image it was a 170 px column.
-                page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
-                                      buttons=["fullscreen"])
-                whole_page = gr.Checkbox(False, label="Show the whole page", elem_id="whole-page")
-                citation_detail = gr.HTML(elem_id="citation-detail")
-                gr.Markdown("### Passages the answer may use")
-                sources = gr.HTML(elem_id="sources")
+        with gr.Tab("Documents", elem_id="documents-tab"):
+            with gr.Row(elem_id="layout"):
+                with gr.Column(scale=1, elem_id="library-column"):
+                    files = gr.File(label="Upload PDF or text files", file_count="multiple",
+                                    file_types=[".pdf", ".txt", ".md"], elem_id="upload")
+                    with gr.Row():
+                        strategy = gr.Dropdown(list(STRATEGIES),
+                                               value=pipeline.settings.chunk_strategy, label="Chunking", scale=1)
+                        chunk_size = gr.Number(pipeline.settings.chunk_size, label="Chunk size (characters)",
+                                               minimum=100,
+                                               maximum=20000, precision=0, scale=1)
+                    status = gr.HTML(elem_id="upload-status")
+                    docs = gr.HTML(documents_html(pipeline, COLLECTION), elem_id="documents")
+                    with gr.Row():
+                        doc_select = gr.Dropdown([], label="Your uploads", elem_id="doc-select", scale=3,
+                                                 allow_custom_value=True)  # checked in remove()
+                        remove_btn = gr.Button("Remove", size="sm", elem_id="remove", scale=1)
+                    scope = gr.CheckboxGroup([], label="Search in (all of them when none is ticked)", elem_id="scope")
+                    forget_btn = gr.Button("Forget this library", size="sm", variant="stop", elem_id="forget")
+                    with gr.Accordion("Settings (apply to the next upload or question)", open=False):
+                        top_k = gr.Slider(1, 10, value=pipeline.settings.top_k, step=1, label="Passages (top k)")
+                        mode = gr.Radio(["hybrid", "semantic", "keyword"], value="hybrid", label="Retrieval")
+                        rerank = gr.Checkbox(
+                            value=pipeline.questions.can_rerank, interactive=pipeline.questions.can_rerank,
+                            label="Rerank with the cross-encoder" + ("" if pipeline.questions.can_rerank else
+                                                                     " (not available: no model weights)"))
+                with gr.Column(scale=2, elem_id="answer-column"):
+                    chat = gr.Chatbot(label="Answer", height=360, render_markdown=False, elem_id="chat")
+                    question = gr.Textbox(label="Question", placeholder="e.g. What are the characteristics of "
+                                          "trustworthy AI?", elem_id="question")
+                    with gr.Row():
+                        send = gr.Button("Ask", variant="primary", elem_id="ask", scale=3)
+                        reset = gr.Button("New conversation", elem_id="new-conversation", scale=1)
+                    citations = gr.Radio([], label="Check a citation: the page, with the passage highlighted",
+                                         elem_id="citations")
+                    # The passage below its page, at the chat's width: beside the image it was a 170 px column.
+                    page_image = gr.Image(label="Cited page", type="pil", interactive=False, elem_id="page-image",
+                                          buttons=["fullscreen"])
+                    whole_page = gr.Checkbox(False, label="Show the whole page", elem_id="whole-page")
+                    citation_detail = gr.HTML(elem_id="citation-detail")
+                    gr.Markdown("### Passages the answer may use")
+                    sources = gr.HTML(elem_id="sources")
+        with gr.Tab("Invoices", elem_id="invoices-tab"):
+            build_invoice_tab(pipeline)
         view = [docs, doc_select, session, library, scope]
         # One progress display, on the status line, not one over every output.
         files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=[status, *view, files],

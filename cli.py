@@ -9,6 +9,7 @@ python cli.py documents
 python cli.py delete <doc_id>
 python cli.py samples            # index the sample documents now, before the server's first start
 python cli.py worker             # with RAG_DATABASE_URL: index the uploads queued in PostgreSQL
+python cli.py invoice bill.pdf [--json]   # an invoice's fields, line items and checks (nothing is kept)
 
 With ``RAG_SERVER_URL`` set (or ``--server URL``), every command goes to the server running there, through its HTTP
 API, and loads no model; the output is the same. When no server answers ``GET /health`` there, the command runs on
@@ -72,6 +73,26 @@ def print_answer(answer: dict, as_json: bool) -> None:
 
 
 # -- a running server ---------------------------------------------------------------------------------------------
+def print_invoice(name: str, reading: dict, as_json: bool) -> None:
+    """An invoice as read: the verdict, the failed checks (first), the fields and the line items."""
+    if as_json:
+        print(json.dumps(reading, indent=2, ensure_ascii=False))
+        return
+    if not reading["is_invoice"]:
+        print(f"{name}: {reading['note']}")
+        return
+    failed = [c for c in reading["checks"] if not c["passed"]]
+    print(f"{name}: {'NEEDS REVIEW' if reading['needs_review'] else 'every check passed'} "
+          f"({len(reading['lines'])} lines, {reading['pages']} pages)")
+    for check in failed:
+        print(f"  failed  {check['name']}: {check['detail']}")
+    for field, value in reading["fields"].items():
+        print(f"  {field:<15} {'-' if value is None else value}")
+    for n, line in enumerate(reading["lines"], 1):
+        print(f"  {n:>4} p{line['page']} {line['code'] or '-'} {line['description'] or '-'} | {line['quantity']} x "
+              f"{line['unit_price']} = {line['amount']}")
+
+
 def connect(url: str, api_key: str | None, collection_key: str | None):
     """An ``httpx.Client`` for the server at ``url`` if its ``/health`` answers, else ``None`` (after saying so)."""
     import httpx
@@ -142,6 +163,18 @@ def run_remote(args: argparse.Namespace, client) -> int:
                 print(f"{path.name}: {detail(reply)}", file=sys.stderr)
             status = 1
         return status
+    if args.command == "invoice":
+        try:
+            data = args.file.read_bytes()
+        except OSError as exc:
+            print(f"{args.file.name}: {exc}", file=sys.stderr)
+            return 1
+        reply = client.post("/invoices/extract", files={"file": (args.file.name, data, "application/pdf")})
+        if reply.status_code != 200:
+            print(f"{args.file.name}: {detail(reply)}", file=sys.stderr)
+            return 1
+        print_invoice(args.file.name, reply.json(), args.json)
+        return 0
     if args.command == "documents":
         reply = client.get("/documents", params={"collection": args.collection})
     elif args.command == "delete":
@@ -185,6 +218,14 @@ def run_local(args: argparse.Namespace) -> int:
                     print(f"{path.name}: {getattr(exc, 'message', exc)}", file=sys.stderr)
                     status = 1
             return status
+        if args.command == "invoice":
+            try:
+                reading = pipeline.invoices.extract(args.file.read_bytes(), args.file.name)
+            except (IngestError, OSError) as exc:
+                print(f"{args.file.name}: {getattr(exc, 'message', exc)}", file=sys.stderr)
+                return 1
+            print_invoice(args.file.name, reading.to_dict(), args.json)
+            return 0
         if args.command == "documents":
             print_documents([d.to_dict() for d in pipeline.documents(args.collection)])
             return 0
@@ -248,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
                    "Docker build do, so that a first start answers at once")
     p_delete = sub.add_parser("delete", help="remove a document")
     p_delete.add_argument("doc_id")
+    p_invoice = sub.add_parser("invoice", help="read an invoice PDF (or scan): fields, line items, checks; "
+                               "nothing is kept")
+    p_invoice.add_argument("file", type=Path)
+    p_invoice.add_argument("--json", action="store_true", help="print the same JSON as POST /invoices/extract")
     sub.add_parser("worker", help="index the uploads queued in PostgreSQL (RAG_DATABASE_URL); run one or more")
     for p in sub.choices.values():
         p.add_argument("--collection", default="default")

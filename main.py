@@ -94,6 +94,18 @@ def checked_name(name: str) -> str:
         raise HTTPException(422, str(exc)) from None
 
 
+def read_upload(file: UploadFile, settings: Settings) -> tuple[bytes, str]:
+    """An uploaded file's bytes and name, its size and type checked before it is read, and never more than the
+    upload limit held in memory (``RAG_MAX_UPLOAD_MB``)."""
+    limit = int(settings.max_upload_mb * 1024 * 1024)
+    check_upload(file.filename, file.size, limit)  # size and type, before the file is read into memory
+    data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
+    if len(data) > limit:
+        raise FileTooLarge(f"{file.filename!r} is larger than the {settings.max_upload_mb:g} MB upload limit "
+                           "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
+    return data, file.filename or "upload"
+
+
 def errors(*codes: int) -> dict:
     """The error responses a route declares in its OpenAPI schema, all ``{"detail": "..."}``; 401 always, since
     every route but /health is behind the optional API key."""
@@ -246,13 +258,7 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
         # A new collection uploaded into with a key is claimed for that key before anything is read.
         p.access.authorize(collection, key, create=True)
         p.access.count(client(request), "uploads")
-        limit = int(p.settings.max_upload_mb * 1024 * 1024)
-        check_upload(file.filename, file.size, limit)  # size and type, before the file is read into memory
-        data = file.file.read(limit + 1)  # never hold more than the limit (+1 byte to know it was exceeded)
-        if len(data) > limit:
-            raise FileTooLarge(f"{file.filename!r} is larger than the {p.settings.max_upload_mb:g} MB upload limit "
-                               "(RAG_MAX_UPLOAD_MB). Split the document or raise the limit.")
-        name = file.filename or "upload"
+        data, name = read_upload(file, p.settings)
         chunking = {"strategy": strategy, "chunk_size": chunk_size, "chunk_overlap": chunk_overlap}
         try:
             if not wait:
@@ -261,6 +267,20 @@ def create_app(settings: Settings | None = None, pipeline: Pipeline | None = Non
             return p.uploads.ingest(data, name, collection, **chunking).to_dict()
         except ValueError as exc:  # invalid collection name, strategy or sizes
             raise HTTPException(422, str(exc)) from None
+
+    @app.post("/invoices/extract", responses=errors(400, 408, 413, 415, 422, 429, 503))
+    def extract_invoice(request: Request, file: UploadFile = File(..., description="An invoice or credit note: a "
+                                                                   "PDF with a text layer, or a scanned one."),
+                        p: Pipeline = Depends(get_pipeline)):
+        """Read an invoice into its header fields, line items and arithmetic checks, with where each value was
+        found (``boxes``: page and rectangle in PDF points, origin top left). ``needs_review`` is true when a
+        check failed or a value the checks need is missing; the failed checks come first and name the line or
+        field. Numbers are JSON numbers, dates ISO 8601, what was not found ``null``; a PDF that is not an
+        invoice answers ``is_invoice`` false with nothing filled in. The file is not kept. Counts as an upload
+        towards the hourly quota."""
+        p.access.count(client(request), "uploads")
+        data, name = read_upload(file, p.settings)
+        return p.invoices.extract(data, name).to_dict()
 
     @app.get("/jobs/{job_id}", responses=errors(403, 404))
     @app.get("/ingest/jobs/{job_id}", responses=errors(403, 404), include_in_schema=False)

@@ -8,6 +8,7 @@ service             class                                  what it does
 ``questions``       :class:`services.query.Questions`       questions: validate, resolve a follow-up, search, answer
 ``access``          :class:`services.access.Access`         collection keys, hourly quotas, the browsers' libraries
 ``pages``           :class:`services.pages.Pages`           page images with the quote highlighted
+``invoices``        :class:`services.invoices.Invoices`     invoices read into fields, line items and checks
 ==================  =====================================  ==========================================================
 
 The few methods on :class:`Pipeline` itself (``ingest``, ``answer``, ``search``, ``documents``, ``stats``) are the
@@ -34,6 +35,7 @@ from retrieval.searcher import Searcher
 from retrieval.store_factory import open_store
 from services.access import Access
 from services.ingest import Ingestion
+from services.invoices import Invoices
 from services.jobs import LocalUploads
 from services.pages import Pages
 from services.progress import Progress
@@ -85,6 +87,7 @@ class Pipeline:
             Conversations.from_settings(s), LLMRewriter(self.llm) if self.llm else None)
         self.access = Access(s, self.store)
         self.pages = Pages(self.store)
+        self.invoices = Invoices(s, self.ingestion.slots)  # read and answered, never kept
 
     # -- the short names -------------------------------------------------------------------------------------
     def ingest(self, data: bytes, filename: str, collection: str = "default", progress: Progress | None = None,

@@ -2,14 +2,23 @@
 
 >>> lines = [InvoiceLine("A", "Mug", Decimal("2"), Decimal("1.25"), Decimal("2.50"), 1),
 ...          InvoiceLine("B", "Bag", Decimal("3"), Decimal("0.85"), Decimal("2.65"), 1)]
->>> fields = InvoiceFields(subtotal=Decimal("5.15"), total=Decimal("5.15"))
+>>> fields = InvoiceFields("536365", dt.date(2010, 12, 1), currency="GBP", subtotal=Decimal("5.15"),
+...                        total=Decimal("5.15"))
 >>> checks, review = run_checks(fields, lines)
 >>> [(c.name, c.passed) for c in checks], review
 ([('line 1: quantity x unit price', True), ('line 2: quantity x unit price', False), ('lines sum to subtotal', True), ('subtotal + tax = total', True)], True)
+
+A field every invoice prints that was not read, or a label printed with no value read, fails a check of its own:
+
+>>> fields.invoice_date = None
+>>> [c.name for c in run_checks(fields, lines, unread=["customer_id"])[0] if not c.passed]
+['invoice date read', 'customer ID read', 'line 2: quantity x unit price']
 """
 
 from __future__ import annotations
 
+import datetime as dt  # noqa: F401 (the examples)
+from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
@@ -23,10 +32,31 @@ def _cents(value: Decimal) -> Decimal:
     return value.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def run_checks(fields: InvoiceFields, lines: list[InvoiceLine]) -> tuple[list[InvoiceCheck], bool]:
-    """The checks and whether the reading needs review: a check failed, or a value a check needs is missing."""
+REQUIRED = ("invoice_number", "invoice_date", "currency", "total")
+"""Fields every invoice prints: one not read asks for review."""
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").replace(" id", " ID")
+
+
+def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
+               unread: Iterable[str] = ()) -> tuple[list[InvoiceCheck], bool]:
+    """The checks and whether the reading needs review: a check failed, or a value a check needs is missing.
+
+    ``unread`` names the fields whose label is printed but whose value could not be read; they fail a check
+    each, as do the :data:`REQUIRED` fields not read.
+    """
     checks: list[InvoiceCheck] = []
-    missing = not lines or fields.total is None or fields.invoice_number is None
+    missing = not lines
+    for name in REQUIRED:
+        if getattr(fields, name) is None:
+            checks.append(InvoiceCheck(f"{_label(name)} read", False, f"no {_label(name)} was read: every invoice "
+                                                                       "prints one; read it from the page"))
+    for name in unread:
+        if name not in REQUIRED:
+            checks.append(InvoiceCheck(f"{_label(name)} read", False, f"its label is printed but no {_label(name)} "
+                                                                       "could be read next to it or below it"))
     for n, line in enumerate(lines, 1):
         name = f"line {n}: quantity x unit price"
         if line.quantity is None or line.unit_price is None or line.amount is None:

@@ -32,7 +32,11 @@ class Column:
 def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
     """The x between each pair of neighbouring columns: the middle of an emptiest strip (by how many rows' words
     cover it, in 1 pt steps) from the left heading's start to the right heading's end; of several, the one most
-    within the gap between the two headings, then the widest."""
+    within the gap between the two headings, then the widest. The emptiest is counted between words, where the
+    middles of words reaching into that span lie on both sides: a strip beside all of them (a margin under a
+    heading wider than its values, or a column the rows leave empty) is as empty as nothing, and is taken only
+    when it lies more within the headings' gap. Words OCR read in one line touch their neighbours, their x
+    positions being estimates; they count only over their middle."""
     edges = []
     for left, right in zip(columns, columns[1:]):
         lo, hi = int(left.x0) + 1, int(right.x1) - 1
@@ -40,25 +44,44 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
             edges.append((left.x1 + right.x0) / 2)
             continue
         cover = [0] * (hi - lo)
+        centres = []
         for row in rows:
             for w in row:
-                for x in range(max(lo, int(w.x0)), min(hi, int(w.x1) + 1)):
+                x0, x1 = _extent(w)
+                for x in range(max(lo, int(x0)), min(hi, int(x1) + 1)):
                     cover[x - lo] += 1
-        least = min(cover)
-        runs, k = [], 0
-        while k < len(cover):
-            if cover[k] == least:
-                j = k
-                while j < len(cover) and cover[j] == least:
-                    j += 1
-                runs.append((lo + k, lo + j))
-                k = j
-            else:
-                k += 1
+                if w.x0 < hi and w.x1 > lo:
+                    centres.append((w.x0 + w.x1) / 2)
+        inside = [x for x in range(lo, hi) if any(c < x for c in centres) and any(c > x + 1 for c in centres)]
+        least = min((cover[x - lo] for x in inside), default=min(cover))
+        runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
         a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
         edges.append((a + b) / 2)
     return edges
+
+
+def _extent(w: Word) -> tuple[float, float]:
+    """The x range a word surely covers: an OCR word less a third of a character at each end."""
+    if not w.ocr or not w.text:
+        return w.x0, w.x1
+    trim = min((w.x1 - w.x0) / len(w.text) / 3, (w.x1 - w.x0) / 4)
+    return w.x0 + trim, w.x1 - trim
+
+
+def _runs(xs: list[int]) -> list[tuple[int, int]]:
+    """Increasing x as runs (start, end) of neighbours.
+
+    >>> _runs([1, 2, 3, 7, 8])
+    [(1, 4), (7, 9)]
+    """
+    runs: list[tuple[int, int]] = []
+    for x in xs:
+        if runs and runs[-1][1] == x:
+            runs[-1] = (runs[-1][0], x + 1)
+        else:
+            runs.append((x, x + 1))
+    return runs
 
 
 def _kind(text: str) -> str | None:

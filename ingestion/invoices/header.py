@@ -28,6 +28,9 @@ COUNTRIES = {c.lower() for c in (
 _LEADER = re.compile(r"^[.·…_\-:]+$")
 _MONEY_FIELDS = ("subtotal", "tax", "total")
 _LAST_WINS = set(_MONEY_FIELDS)
+# Labels that, printed, always carry a value: one with none read is reported. (A money word such as "VAT" or
+# "Total" is also printed without a value of its own: in "VAT reg. no." or a column heading.)
+_SAY_UNREAD = ("customer_id", "country")
 
 
 def _right(row: list[Word], end: int, stop: int) -> list[Word]:
@@ -84,11 +87,13 @@ def _value(field: str, words: list[Word]):
 
 
 def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[InvoiceFields, dict[str, Box],
-                                                                                 list[str]]:
+                                                                                 list[str], dict[str, Box]]:
     """The header fields of the document's ``rows`` (all pages in order), leaving out the table's rows (``skip``),
-    with each field's box and the currencies printed with its money values."""
+    with each field's box, the currencies printed with its money values, and the labels printed with no value
+    that reads as their field (field -> the label's box; a reviewer must look there)."""
     found: dict[str, tuple[object, list[Word]]] = {}
     labelled: set[str] = set()
+    unread: dict[str, Box] = {}
     for r, row in enumerate(rows):
         if (row[0].page, round(sum(w.cy for w in row) / len(row), 1)) in skip:
             continue
@@ -100,6 +105,8 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[I
             if got is None:
                 got = _value(m.role, _below(rows, r, row[m.start], limit - 2))
             if got is None:
+                if m.role in _SAY_UNREAD:
+                    unread.setdefault(m.role, span(row[m.start:m.end]))
                 continue
             labelled.add(m.role)
             if m.role not in found or m.role in _LAST_WINS:
@@ -113,7 +120,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[I
         setattr(fields, name, value)
         boxes[name] = span(words)
     _eliminate(fields, boxes, rows, skip)
-    return fields, boxes, currencies
+    return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}
 
 
 def _eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],

@@ -54,7 +54,7 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
         return InvoiceReading(is_invoice=False, pages=count, note=f"Not read as an invoice: {why}.")
     table = read_table(pages)
     rows = [row for page in pages for row in page]
-    fields, boxes, currencies = read_header(rows, table.used)
+    fields, boxes, currencies, unread = read_header(rows, table.used)
     has_table = bool(table.lines) and "amount" in table.roles and ("quantity" in table.roles or
                                                                    "unit_price" in table.roles)
     if not has_table and fields.invoice_number is None and fields.total is None:
@@ -62,6 +62,7 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
                               note="Not an invoice: no invoice number or total label and no line-item table.")
     fields.currency = document_currency(currencies, table.currencies)
     boxes.update(table.boxes)
-    checks, review = run_checks(fields, table.lines)
+    checks, review = run_checks(fields, table.lines, unread)
+    boxes.update({f"{name}.label": box for name, box in unread.items() if name not in boxes})
     return InvoiceReading(is_invoice=True, fields=fields, lines=table.lines, checks=checks, needs_review=review,
                           boxes={k: v for k, v in boxes.items() if v is not None}, pages=count)

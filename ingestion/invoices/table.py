@@ -4,7 +4,9 @@ The heading row is a row naming at least two known column headings (:data:`inges
 with a money column among them or still to be found; any other words on it are headings the vocabulary does not
 know, which get their role from their column's content (:func:`ingestion.invoices.columns.assign_roles`). A
 heading row whose row just above names only the description is a two-row table: each item's description is on a
-row of its own above its other values.
+row of its own above its other values. Headings alone on a row just above or below, of roles the heading row lacks,
+are its own (a turned sheet's row read in two); stacked over or under its headings they leave it unclear which
+column is which, and that page's lines are not read.
 
 Column boundaries lie in the emptiest vertical strip between neighbouring headings, measured over the rows below,
 so a short heading over long descriptions or over right-aligned numbers wider than it still gets its values. A row
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from core.invoices import Box, InvoiceLine
 from ingestion.invoices.columns import Column, assign_roles, boundaries
@@ -24,7 +27,7 @@ from ingestion.invoices.values import parse_int, parse_money
 from ingestion.invoices.vocab import HEADINGS, LABELS, match_words
 from ingestion.invoices.words import Word, span, split_at
 
-__all__ = ["Table", "find_heading", "read_table"]
+__all__ = ["Heading", "Table", "find_heading", "read_table"]
 
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _FOOT = re.compile(r"^(page\s*\d+(\s*(of|/)\s*\d+)?|\d+\s*(/|of)\s*\d+)$|continued", re.IGNORECASE)
@@ -45,8 +48,18 @@ class Table:
     roles: set[str] = field(default_factory=set)
 
 
-def find_heading(rows: list[list[Word]]) -> tuple[int, list[Column], bool] | None:
-    """The index of the heading row, its columns (left to right) and whether the table has two rows an item."""
+class Heading(NamedTuple):
+    index: int  # the first heading row
+    columns: list[Column]  # left to right
+    two_row: bool  # each item's description on a row of its own above its other values
+    last: int  # the last heading row
+    sure: bool  # False: headings stacked over or under the row's, so which column is which cannot be told
+
+
+def find_heading(rows: list[list[Word]]) -> Heading | None:
+    """The heading row of the table and its columns; headings a neighbouring row holds (heading words alone, of
+    roles the row lacks, less than a line away) are the same row's, read a little higher or lower on a turned
+    sheet; standing over or under one of its headings they make the columns unsure."""
     for i, row in enumerate(rows):
         found = match_words(row, HEADINGS)
         roles = {m.role for m in found}
@@ -59,17 +72,39 @@ def find_heading(rows: list[list[Word]]) -> tuple[int, list[Column], bool] | Non
         rest = [w for k, w in enumerate(row) if k not in used]
         for group in _groups(rest):
             columns.append(Column(None, group[0].x0, group[-1].x1, group))
-        if len(columns) < 3:
-            continue
-        columns.sort(key=lambda c: c.x0)
         two_row = False
         if i > 0 and "description" not in roles:
             above = rows[i - 1]
             if [m.role for m in match_words(above, HEADINGS)] == ["description"] and \
                     row[0].y0 - above[-1].y1 < 2 * row[0].height:
                 two_row = True
-        return i, columns, two_row
+        first, last, sure = i, i, True
+        for k in ([i + 1] if two_row else [i - 1, i + 1]):
+            more = _more_headings(rows, i, k, roles | {c.role for c in columns})
+            if more:
+                first, last = min(first, k), max(last, k)
+                sure = sure and not any(c.x0 < m.x1 and m.x0 < c.x1 for m in more for c in columns)
+                columns += more
+        if len(columns) < 3:
+            continue
+        columns.sort(key=lambda c: c.x0)
+        return Heading(first, columns, two_row, last, sure)
     return None
+
+
+def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> list[Column]:
+    """The headings of ``rows[k]``, next to the heading row ``rows[i]``, when it holds nothing else, none of
+    ``roles``, less than a line away."""
+    if not 0 <= k < len(rows):
+        return []
+    row, other = rows[i], rows[k]
+    found = match_words(other, HEADINGS)
+    if not found or sum(m.end - m.start for m in found) < len(other) or {m.role for m in found} & roles:
+        return []
+    centre = sum(w.cy for w in row) / len(row)
+    if abs(sum(w.cy for w in other) / len(other) - centre) > max(w.height for w in row):
+        return []
+    return [Column(m.role, other[m.start].x0, other[m.end - 1].x1, other[m.start:m.end]) for m in found]
 
 
 def _groups(words: list[Word]) -> list[list[Word]]:
@@ -123,16 +158,19 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
     table = Table()
     pending: list[Word] = []
     for rows in pages:
-        found = find_heading(rows)
-        if found is None:
+        heading = find_heading(rows)
+        if heading is None:
             continue
-        index, columns, two_row = found
-        body = _body(rows, index + 1)
+        index, columns, two_row, last, sure = heading
+        table.used |= {(rows[index][0].page, _centre(r)) for r in rows[index:last + 1]}
+        if not sure:
+            continue  # the page's lines are left unread rather than read into the wrong columns
+        body = _body(rows, last + 1)
         measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else body
         edges = boundaries(columns, measured or body)
         assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured])
         table.roles |= {c.role for c in columns if c.role}
-        table.used |= {(rows[index][0].page, _centre(r)) for r in [rows[index], *body]}
+        table.used |= {(rows[index][0].page, _centre(r)) for r in body}
         if two_row:
             table.used.add((rows[index][0].page, _centre(rows[index - 1])))
         for row in body:
@@ -140,7 +178,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
-                    pending += sorted(text, key=lambda w: (w.y0, w.x0))
+                    pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
                 else:
                     _extend(table, cells)
                 continue

@@ -36,8 +36,17 @@ def _number(text: str) -> Decimal | None:
 
     >>> _number("1.234"), _number("12,60"), _number("1 234 567,00"), _number("1,2,3")
     (Decimal('1234'), Decimal('12.60'), Decimal('1234567.00'), None)
+
+    A space (or an apostrophe) groups thousands only: two numbers side by side are not one.
+
+    >>> _number("216 84946"), _number("12 22670"), _number("1 234")
+    (None, None, Decimal('1234'))
     """
-    text = text.replace(" ", "").replace("'", "").replace("\u202f", "")
+    groups = re.split(r"[ '\u202f]+", text)
+    if len(groups) > 1 and not (re.fullmatch(r"\d{1,3}", groups[0]) and
+                                all(re.fullmatch(r"\d{3}(?:[.,]\d*)?", g) for g in groups[1:])):
+        return None
+    text = "".join(groups)
     marks = [c for c in text if c in ",."]
     if not marks:
         whole, frac = text, ""

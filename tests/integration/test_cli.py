@@ -35,3 +35,20 @@ def test_bad_file_and_empty_question_fail_plainly(tmp_path):
     bad.write_bytes(pf.NOT_A_PDF)
     done = run_cli("ingest", str(bad), data_dir=tmp_path / "s")
     assert done.returncode == 1 and "not a PDF" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_invoice_prints_the_reading_and_the_same_json_as_the_api(tmp_path):
+    import json
+
+    sample = ROOT / "data" / "invoices" / "dev-b-C536548.pdf"
+    truth = json.loads(sample.with_suffix(".truth.json").read_text())
+    shown = run_cli("invoice", str(sample), "--server", "", data_dir=tmp_path / "s")
+    assert shown.returncode == 0, shown.stderr
+    assert "every check passed" in shown.stdout and "C536548" in shown.stdout
+    as_json = run_cli("invoice", str(sample), "--json", "--server", "", data_dir=tmp_path / "s")
+    body = json.loads(as_json.stdout)
+    assert body["fields"] == truth["fields"] and body["lines"] == truth["lines"]
+    bad = tmp_path / "fake.pdf"
+    bad.write_bytes(pf.NOT_A_PDF)
+    refused = run_cli("invoice", str(bad), "--server", "", data_dir=tmp_path / "s")
+    assert refused.returncode == 1 and "not a PDF" in refused.stderr and "Traceback" not in refused.stderr

@@ -4,9 +4,11 @@ not an invoice, and files that cannot be read, refused with the product's errors
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+import numpy as np
 import pymupdf
 import pytest
 
@@ -17,6 +19,8 @@ from evaluation.invoice_render import NON_INVOICE_KINDS, paginate, render_non_in
 from evaluation.invoice_scans import scan
 from ingestion.invoices.checks import run_checks
 from ingestion.invoices.read import read_invoice
+from ingestion.invoices.table import read_table
+from ingestion.invoices.words import Word, box_slope, group_rows, skew
 
 INVOICES = {inv.number: inv for inv in load_invoices(SAMPLE)}
 
@@ -163,3 +167,122 @@ def test_a_scan_without_ocr_is_not_read_as_an_invoice():
     inv, lay = INVOICES["536365"], layout(2, "dev-b")
     reading = read_invoice(scan(render_pdf(inv, lay), 2), "scan.pdf", ocr=False)
     assert not reading.is_invoice and "OCR" in reading.note
+
+
+# Rows of words as the reader sees a scan, built by hand: each failure of column finding shown on a small page.
+
+def _w(text, x0, x1, cy, h=12.0, ocr=True, top=None):
+    y0 = cy - h / 2 if top is None else top
+    return Word(text, x0, y0, x1, y0 + h if top is not None else cy + h / 2, 1, ocr)
+
+
+def _row(cy, *words):
+    return [_w(t, a, b, cy) for t, a, b in words]
+
+
+def _lines(pages):
+    return [(ln.code, ln.description, ln.quantity, ln.unit_price, ln.amount) for ln in read_table(pages).lines]
+
+
+def test_a_quantity_ocr_read_in_one_line_with_the_code_stays_in_its_column():
+    # "Quantity" printed wide over right-aligned numbers that touch the codes: the strip empty of words left of
+    # the numbers is a margin, not the edge between the two columns.
+    rows = [
+        _row(217, ("Quantity", 65, 107), ("Item", 109, 128), ("no.", 133, 148), ("Details", 154, 187),
+             ("Rate", 481, 506), ("Line", 514, 532), ("total", 537, 559)),
+        _row(238, ("12", 92, 107), ("22670", 107, 138), ("FRENCH", 154, 189), ("SIGN", 195, 220),
+             ("1.25", 477, 496), ("15.00", 525, 550)),
+        _row(256, ("12", 93, 108), ("21586", 107, 138), ("KINGS", 155, 184), ("1.69", 476, 496), ("20.28", 525, 549)),
+        _row(274, ("2", 96, 110), ("22927", 105, 137), ("GREEN", 155, 185), ("5.95", 476, 496), ("11.90", 525, 550)),
+        _row(292, ("24", 91, 102), ("21121", 108, 137), ("SET/10", 154, 189), ("1.25", 476, 496),
+             ("30.00", 525, 549)),
+    ]
+    assert _lines([rows]) == [
+        ("22670", "FRENCH SIGN", 12, Decimal("1.25"), Decimal("15.00")),
+        ("21586", "KINGS", 12, Decimal("1.69"), Decimal("20.28")),
+        ("22927", "GREEN", 2, Decimal("5.95"), Decimal("11.90")),
+        ("21121", "SET/10", 24, Decimal("1.25"), Decimal("30.00"))]
+
+
+def test_a_glued_quantity_and_code_under_overlapping_headings_are_cut_apart():
+    rows = [
+        _row(159, ("Pcs", 49, 70), ("Stock", 68, 95), ("code", 100, 121), ("Product", 124, 161), ("Price", 473, 499),
+             ("Amount", 513, 550)),
+        _row(177, ("216", 49, 70), ("84946", 69, 99), ("ANTIQUE", 126, 162), ("1,06£", 470, 499),
+             ("228,96£", 513, 550)),
+        _row(193, ("320", 51, 68), ("84879", 69, 99), ("ASSORTED", 126, 170), ("1,45", 469, 489), ("£", 494, 499),
+             ("464,00£", 512, 550)),
+        _row(209, ("12822659", 50, 99), ("LUNCH", 125, 151), ("1,65£", 469, 499), ("211,20£", 511, 551)),
+    ]
+    assert [(c, q) for c, _, q, _, _ in _lines([rows])] == [("84946", 216), ("84879", 320), ("22659", 128)]
+
+
+def test_a_column_the_rows_leave_empty_does_not_pull_its_edge_into_the_next_cell():
+    rows = [
+        _row(208, ("Code", 55, 87), ("Details", 105, 144), ("Price", 423, 454), ("Qty", 467, 489),
+             ("Amount", 522, 566)),
+        _row(229, ("22655", 56, 88), ("VINTAGE", 106, 149), ("CABINET", 155, 197), ("295,00", 393, 429),
+             ("USD", 435, 453), ("295,00", 506, 541), ("USD", 547, 564)),
+    ]
+    assert _lines([rows]) == [("22655", "VINTAGE CABINET", None, Decimal("295.00"), Decimal("295.00"))]
+
+
+def test_a_two_row_description_keeps_its_words_in_reading_order():
+    # OCR read "PACK OF" and "60 DINOSAUR CAKE CASES" as two boxes, the second a little taller.
+    rows = [
+        _row(54, ("DESCRIPTION", 18, 74)),
+        _row(65, ("ITEM", 18, 42), ("UNITS", 208, 237), ("UNIT", 240, 261), ("PRICE", 266, 292),
+             ("AMOUNT", 310, 344)),
+        [_w("PACK", 18, 41, 86, top=81), _w("OF", 46, 58, 86, top=81), _w("60", 54, 65, 86, h=14, top=79),
+         _w("DINOSAUR", 70, 110, 86, h=14, top=79), _w("CASES", 140, 166, 86, h=14, top=79)],
+        _row(97, ("21975", 18, 46), ("1", 228, 237), ("1,28", 269, 293), ("1,28", 321, 344)),
+    ]
+    assert _lines([rows]) == [("21975", "PACK OF 60 DINOSAUR CASES", 1, Decimal("1.28"), Decimal("1.28"))]
+
+
+def test_two_printed_rows_joined_through_a_word_between_them_are_parted():
+    words = [_w(t, a, b, 240, h=12.4) for t, a, b in (("HAND", 12, 31), ("WARMER", 36, 66), ("RED", 71, 86))]
+    words += [_w("6", 38, 44, 251, h=12.4), _w("22632", 49, 77, 251, h=12.4), _w("1,85", 263, 287, 250, h=12.4),
+              _w("11,10", 309, 339, 249, h=12.4)]
+    assert [[w.text for w in r] for r in group_rows(words, 0.75)] == [
+        ["HAND", "WARMER", "RED"], ["6", "22632", "1,85", "11,10"]]
+
+
+def test_the_skew_is_sought_near_the_boxes_own_slope():
+    # Two-row items 13 pt apart with the numbers far right: turned the wrong way by one row's rise over the
+    # page's width, the numbers stack onto the description rows and the rows look sharper than at the true angle.
+    angle = math.radians(-0.8)
+    quads, centres = [], []
+    for y in range(100, 620, 26):
+        for x, width, dy in [(150, 300, 0), (30, 28, 13), (650, 25, 13), (700, 25, 13), (750, 25, 13)]:
+            cy = y + dy + math.tan(angle) * x
+            centres.append((x, cy, width, 9.0))
+            x0, x1 = x - width / 2, x + width / 2
+            quads.append(np.array([[x0, cy - 4.5 + math.tan(angle) * (x0 - x)], [x1, cy - 4.5 + math.tan(angle) * (x1 - x)],
+                                   [x1, cy + 4.5 + math.tan(angle) * (x1 - x)], [x0, cy + 4.5 + math.tan(angle) * (x0 - x)]]))
+    assert abs(math.degrees(skew(centres)) + 0.8) > 1  # the sharpest rows overall are the wrong ones
+    assert round(math.degrees(skew(centres, around=box_slope(quads))), 2) == -0.8
+
+
+def test_heading_words_read_a_little_lower_are_the_heading_rows_own():
+    rows = [
+        _row(100, ("Code", 50, 75), ("Description", 90, 150)),
+        _row(106, ("Qty", 300, 320), ("Price", 350, 380), ("Amount", 420, 460)),
+        _row(125, ("22633", 50, 78), ("HAND", 90, 112), ("WARMER", 116, 150), ("6", 312, 320), ("1.85", 355, 380),
+             ("11.10", 430, 460)),
+    ]
+    assert _lines([rows]) == [("22633", "HAND WARMER", 6, Decimal("1.85"), Decimal("11.10"))]
+
+
+def test_a_heading_stacked_under_another_leaves_the_page_unread_not_misread():
+    # A two-row heading ("DESCRIPTION" over "ITEM") read with its rows crossed: the columns cannot be told apart.
+    rows = [
+        _row(55, ("DESCRIPTION", 13, 72), ("UNITS", 205, 235), ("UNIT", 235, 257), ("PRICE", 262, 290),
+             ("AMOUNT", 307, 341)),
+        _row(64, ("ITEM", 15, 39)),
+        _row(91, ("CHRISTMAS", 15, 60), ("CARD", 65, 85), ("1", 225, 235), ("0,43", 268, 291), ("0,43", 319, 342)),
+        _row(104, ("22043", 17, 45)),
+    ]
+    table = read_table([rows])
+    assert table.lines == []
+    assert {(1, round(sum(w.cy for w in r) / len(r), 1)) for r in rows[:2]} <= table.used

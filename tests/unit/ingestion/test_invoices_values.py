@@ -37,7 +37,8 @@ def test_money_in_every_grouping_sign_and_mark(text, value, currency):
     assert parse_money(text) == (Decimal(value), currency)
 
 
-@pytest.mark.parametrize("text", ["VAT reg.", "GB 365 6271 67", "12.34.56", "£", "1,2,3", "(12.50", "£12 €"])
+@pytest.mark.parametrize("text", ["VAT reg.", "GB 365 6271 67", "12.34.56", "£", "1,2,3", "(12.50", "£12 €",
+                                  "216 84946", "12 22670"])
 def test_what_is_not_money(text):
     assert parse_money(text) is None
 
