@@ -60,16 +60,10 @@ def _shown(value) -> str:
     return "–" if value is None else esc(value)
 
 
-def _same(a, b) -> bool:
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return abs(a - b) < 1e-9
-    return a == b
-
-
 def _cells(read, record, has_record: bool) -> str:
     if not has_record:
         return f"<td>{_shown(read)}</td>"
-    ok = _same(read, record)
+    ok = read == record  # JSON values: 90 == 90.0
     return f"<td{'' if ok else BAD}>{_shown(read)}</td><td>{_shown(record)}</td><td>{'✓' if ok else '✗'}</td>"
 
 
@@ -77,7 +71,7 @@ def _cell(read, record, has_record: bool) -> str:
     """One line value in one cell: the value read, and with a record ✓, or ✗ and the record's value."""
     if not has_record:
         return f"<td>{_shown(read)}</td>"
-    if _same(read, record):
+    if read == record:
         return f"<td>{_shown(read)} ✓</td>"
     return f"<td{BAD}>{_shown(read)} ✗<br><small>record: {_shown(record)}</small></td>"
 
@@ -157,8 +151,7 @@ def drawn(page: tuple[Image.Image, list], reading: dict) -> Image.Image:
     image, boxes = page
     out = image.copy()
     pen = ImageDraw.Draw(out)
-    keys = [k for k, b in reading.get("boxes", {}).items()]
-    labels = {_label(k, reading): k for k in keys}
+    labels = {_label(k, reading): k for k in reading.get("boxes", {})}  # labels are unique: they name the value
     for box, label in boxes:
         color = FAILED_COLOR if _failed(labels.get(label, ""), reading) else OK_COLOR
         pen.rectangle(box, outline=color, width=2)

@@ -1,5 +1,6 @@
 """The arithmetic checks of an invoice as read; nothing is corrected, a failed or impossible check asks for review.
 
+>>> import datetime as dt
 >>> lines = [InvoiceLine("A", "Mug", Decimal("2"), Decimal("1.25"), Decimal("2.50"), 1),
 ...          InvoiceLine("B", "Bag", Decimal("3"), Decimal("0.85"), Decimal("2.65"), 1)]
 >>> fields = InvoiceFields("536365", dt.date(2010, 12, 1), currency="GBP", subtotal=Decimal("5.15"),
@@ -17,7 +18,6 @@ A field every invoice prints that was not read, or a label printed with no value
 
 from __future__ import annotations
 
-import datetime as dt  # noqa: F401 (the examples)
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 

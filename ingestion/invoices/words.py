@@ -4,7 +4,8 @@ make.
 A text layer gives MuPDF's words directly. A scan is read by the product's OCR engine
 (:func:`ingestion.ocr.get_engine`), which finds text lines: each line's box is turned level (the angle at which
 the rows are sharpest, near the slope of the wide boxes, is the sheet's skew, rotated away about the page's top
-left) and its text split at spaces into words whose x positions are proportional to their characters. Coordinates are PDF points, origin top left.
+left) and its text split at spaces into words whose x positions are proportional to their characters.
+Coordinates are PDF points, origin top left.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ class Word:
     y1: float
     page: int  # 1-based
     ocr: bool = False  # read by OCR: its x positions are estimates from its line's characters
-    conf: float = 1.0  # the recogniser's confidence in the OCR line the word is from (1.0 for a text layer)
 
     @property
     def cy(self) -> float:
@@ -54,7 +54,7 @@ def page_words(page: pymupdf.Page, number: int) -> list[Word]:
     return [Word(w[4], w[0], w[1], w[2], w[3], number) for w in page.get_text("words") if w[4].strip()]
 
 
-def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: int, conf: float = 1.0) -> list[Word]:
+def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: int) -> list[Word]:
     """One OCR line split into words at its spaces, each given a share of the width in proportion to its
     characters (a space counts as one).
 
@@ -66,7 +66,7 @@ def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: in
     out, start = [], 0
     for piece in text.split(" "):
         if piece:
-            out.append(Word(piece, x0 + start * step, y0, x0 + (start + len(piece)) * step, y1, number, True, conf))
+            out.append(Word(piece, x0 + start * step, y0, x0 + (start + len(piece)) * step, y1, number, True))
         start += len(piece) + 1
     return out
 
@@ -103,19 +103,18 @@ def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
     if out.boxes is None or not out.txts:
         return []
     scale = page.rect.width / image.shape[1]
-    scores = out.scores or (1.0,) * len(out.txts)
-    boxes = [(np.asarray(points, dtype=float) * scale, text.strip(), float(conf))
-             for points, text, conf in zip(out.boxes, out.txts, scores) if text.strip()]
+    boxes = [(np.asarray(points, dtype=float) * scale, text.strip()) for points, text in zip(out.boxes, out.txts)
+             if text.strip()]
     angle = skew([(float(p[:, 0].mean()), float(p[:, 1].mean()), float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1])))
-                  for p, _, _ in boxes], around=box_slope([p for p, _, _ in boxes]))
+                  for p, _ in boxes], around=box_slope([p for p, _ in boxes]))
     cos, sin = math.cos(-angle), math.sin(-angle)
     words = []
-    for pts, text, conf in boxes:
+    for pts, text in boxes:
         level = np.stack([pts[:, 0] * cos - pts[:, 1] * sin, pts[:, 0] * sin + pts[:, 1] * cos], axis=1)
         x0, x1 = float(level[:, 0].min()), float(level[:, 0].max())
         cy = float(level[:, 1].mean())
         half = float((np.linalg.norm(pts[3] - pts[0]) + np.linalg.norm(pts[2] - pts[1])) / 4)
-        words += split_line(text, x0, cy - half, x1, cy + half, number, conf)
+        words += split_line(text, x0, cy - half, x1, cy + half, number)
     return words
 
 
@@ -133,8 +132,8 @@ def split_at(word: Word, x: float) -> list[Word]:
     if k <= 0 or k >= len(word.text):
         return [word]
     cut = word.x0 + k * step
-    return [Word(word.text[:k], word.x0, word.y0, cut, word.y1, word.page, True, word.conf),
-            Word(word.text[k:], cut, word.y0, word.x1, word.y1, word.page, True, word.conf)]
+    return [Word(word.text[:k], word.x0, word.y0, cut, word.y1, word.page, True),
+            Word(word.text[k:], cut, word.y0, word.x1, word.y1, word.page, True)]
 
 
 def box_slope(quads: list[np.ndarray]) -> float | None:
