@@ -17,6 +17,11 @@ Families (the drawing of each is in :mod:`evaluation.invoice_render`):
 - ``dev-c`` **receipt**: Courier on a narrow page; centred seller lines, ``=``/``-`` rules typed as text, header
   fields and totals with dotted leaders; each item on one row, or its description on a row of its own above the
   other columns.
+- ``dev-d`` **plain**: drawn as the classic one, in wordings the reader's vocabulary does not hold for about half
+  of the labels and headings (:data:`UNKNOWN`; a test keeps the two apart), so those are found from their values;
+  the currency named by a header field or by the total's label and nowhere else, negatives in parentheses, with
+  the minus or ``CR`` after the number, numbers grouped by apostrophes or not at all, and the header fields in
+  any order.
 - ``held``: the held-aside family (see its own section at the end of this module).
 
 The money truth is in the records' amounts; a layout only says which currency they are printed as (GBP, EUR or
@@ -46,9 +51,11 @@ from decimal import Decimal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-__all__ = ["DEV", "DEV_FAMILIES", "FAMILIES", "HELD", "Column", "Layout", "layout", "vocabulary"]
+from evaluation.invoice_wordings import CURRENCY_LABELS, DEV, DEV_FORMATS, UNKNOWN, VARIANT_FORMATS
 
-DEV_FAMILIES = ("dev-a", "dev-b", "dev-c")
+__all__ = ["DEV", "DEV_FAMILIES", "FAMILIES", "HELD", "UNKNOWN", "Column", "Layout", "layout", "vocabulary"]
+
+DEV_FAMILIES = ("dev-a", "dev-b", "dev-c", "dev-d")
 FAMILIES = (*DEV_FAMILIES, "held")
 FONTS = {"Helvetica": ("Helvetica", "Helvetica-Bold"), "Times": ("Times-Roman", "Times-Bold"),
          "Courier": ("Courier", "Courier-Bold")}
@@ -69,7 +76,8 @@ DATE_STYLES = {
 }
 DATE_LABELS: dict[str, str] = {}  # date style -> what its label adds, for a form that names its order
 # Sign styles: name -> how a negative number is printed, from its absolute value.
-NEGATIVES = {"minus": lambda text: f"-{text}"}
+NEGATIVES = {"minus": lambda text: f"-{text}", "parentheses": lambda text: f"({text})",
+             "minus after": lambda text: f"{text}-", "CR after": lambda text: f"{text} CR"}
 
 
 @dataclass(frozen=True)
@@ -101,7 +109,8 @@ class Layout:
     decimal: str
     currency: str  # ISO 4217 code, the truth's currency
     mark: str  # "£", "GBP", ...; "" when the currency is stated once in a note
-    mark_place: str  # before | after | note (the mark is printed nowhere)
+    mark_place: str  # before | after | note (the mark is printed nowhere) | field (a header field names it) |
+    # total (the total's label names it: "Total (EUR)")
     mark_lines: bool  # the table's prices and amounts carry the mark too
     negative: str  # a key of NEGATIVES; minus: -27.50
     tax_rate: Decimal | None
@@ -139,7 +148,7 @@ class Layout:
         """An amount as printed in the totals (``lines`` False) or in the table (True; with the currency mark only
         when :attr:`mark_lines`)."""
         text = self.number(value)
-        if self.mark_place == "note" or (lines and not self.mark_lines):
+        if self.mark_place in ("note", "field", "total") or (lines and not self.mark_lines):
             return text
         space = " " if len(self.mark) > 1 or self.mark_place == "after" else ""
         if self.mark_place == "after":
@@ -162,6 +171,8 @@ class Layout:
         text = self.labels[name]
         if name == "invoice_date":
             text += DATE_LABELS.get(self.date_style, "")
+        if name == "total" and self.mark_place == "total":
+            text += f" ({self.currency})"
         return text + self.colon
 
     def wordings(self) -> set[str]:
@@ -185,40 +196,6 @@ def text_width(text: str, font: str, size: float) -> float:
     return stringWidth(text, font, size)
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Dev vocabulary: the wordings the dev families draw from (the reader may be developed against these).
-# ---------------------------------------------------------------------------------------------------------------
-DEV = {
-    "title": ("INVOICE", "Invoice", "Tax invoice", "Sales invoice"),
-    "credit_title": ("Credit note", "CREDIT NOTE"),
-    "invoice_number": ("Invoice No.", "Invoice #", "Inv. Number", "Document no.", "Invoice number"),
-    "credit_number": ("Credit note no.", "Credit note #", "Document no."),
-    "invoice_date": ("Date", "Invoice date", "Issued", "Date of invoice"),
-    "customer_id": ("Customer", "Account", "Client ID", "Customer no.", "Account no."),
-    "country": ("Ship to country", "Country", "Delivery country"),
-    "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net"),
-    "tax": ("VAT", "VAT 20%", "Tax", "VAT (20%)", "Tax @ 20%"),
-    "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total"),
-    # Column headings; "Pcs" and "Net" are ones a reader is less likely to know.
-    "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no."),
-    "description": ("Description", "Product", "Item description", "Details"),
-    "quantity": ("Qty", "Pcs", "Units", "Quantity"),
-    "unit_price": ("Unit price", "Price", "Rate", "Price each"),
-    "amount": ("Amount", "Net", "Line total", "Net amount"),
-}
-DEV_FORMATS = {
-    "date_style": ("Y-m-d", "d Mon Y", "dd Month Y", "Month d, Y", "dd.mm.Y", "dd-MON-Y"),
-    "numbers": ((",", "."), (".", ","), (" ", ",")),
-    "page_label": ("Page {n} of {m}", "Page {n}/{m}", "{n} / {m}"),
-    "continued": ("Continued on next page", "continued overleaf", "Continued..."),
-    "running": ("{title} {number} (continued)", "{title} {number} - page {n}", "{number} continued"),
-    "sellers": (
-        ("Hartwell & Finch Gifts Ltd", "Unit 4, Mill Lane Trading Estate", "Leicester LE3 8QT"),
-        ("Blue Lantern Homewares", "27 Chapel Street", "Bristol BS1 4DT"),
-        ("Marlow Gift Company Ltd", "Riverside Works, Station Road", "Marlow SL7 1NX"),
-        ("The Paper Swan Ltd", "3 Quayside Buildings", "Exeter EX2 4AN"),
-    ),
-}
 ORDERS = {
     "dev-a": (("code", "description", "quantity", "unit_price", "amount"),
               ("code", "description", "unit_price", "quantity", "amount"),
@@ -228,6 +205,10 @@ ORDERS = {
               ("code", "description", "unit_price", "quantity", "amount")),
     "dev-c": (("code", "description", "quantity", "unit_price", "amount"),
               ("quantity", "code", "description", "unit_price", "amount")),
+    "dev-d": (("code", "quantity", "description", "unit_price", "amount"),
+              ("description", "code", "unit_price", "quantity", "amount"),
+              ("quantity", "description", "code", "unit_price", "amount"),
+              ("code", "description", "quantity", "unit_price", "amount")),
 }
 
 
@@ -268,7 +249,7 @@ def _money_style(rng: random.Random) -> tuple[str, str, str, bool]:
 def _dev(seed: int, family: str) -> Layout:
     rng = random.Random(f"{family}:{seed}")
     title, credit_title, labels, headings = _pick_words(rng, DEV)
-    style = {"dev-a": "classic", "dev-b": "boxed", "dev-c": "receipt"}[family]
+    style = {"dev-a": "classic", "dev-b": "boxed", "dev-c": "receipt", "dev-d": "plain"}[family]
     if style == "receipt":
         font, size = "Courier", rng.choice((7.5, 8.0, 8.5))
         page, margin = (rng.choice((288.0, 320.0, 360.0)), rng.choice((720.0, 792.0))), 16.0
@@ -287,8 +268,8 @@ def _dev(seed: int, family: str) -> Layout:
         columns=(), date_style=rng.choice(DEV_FORMATS["date_style"]), thousands=thousands, decimal=decimal,
         currency=currency, mark=mark, mark_place=mark_place, mark_lines=mark_lines, negative="minus",
         tax_rate=Decimal("0.20") if rng.random() < 0.5 else None, ruled=ruled, zebra=zebra,
-        header_place={"classic": rng.choice(("left", "right", "top")), "boxed": "grid", "receipt": "leaders"}[style],
-        totals_place={"classic": "below", "boxed": "box", "receipt": "leaders"}[style],
+        header_place=_header_place(style, rng.choice(("left", "right", "top"))),  # drawn for every style
+        totals_place={"classic": "below", "boxed": "box", "receipt": "leaders", "plain": "below"}[style],
         two_row=style == "receipt" and rng.random() < 0.5,
         seller=rng.choice(DEV_FORMATS["sellers"]) + (f"Tel. 020 7946 0{rng.randint(100, 999)}",),
         page_label=rng.choice(DEV_FORMATS["page_label"]), continued=rng.choice(DEV_FORMATS["continued"]),
@@ -296,12 +277,36 @@ def _dev(seed: int, family: str) -> Layout:
         extra={"group_quantity": rng.random() < 0.5,
                "vat_reg": f"GB {rng.randint(100, 999)} {rng.randint(1000, 9999)} {rng.randint(10, 99)}",
                "accent": rng.choice(((0.1, 0.2, 0.4), (0.2, 0.2, 0.2), (0.0, 0.3, 0.3)))})
+    if family == "dev-d":
+        lay, headings = _variant(lay, headings, random.Random(f"dev-d:{seed}:variant"))
     order, narrow = rng.choice(ORDERS[family]), rng.random() < 0.35
     columns = _columns(lay, order, headings, narrow_text=narrow and style != "receipt")
     if style == "receipt" and not lay.two_row and _width(columns, "description") < text_width("M" * 16, font, size):
         lay = replace(lay, two_row=True)  # too narrow a page for the description beside the numbers
         columns = _columns(lay, order, headings, narrow_text=False)
     return replace(lay, columns=columns)
+
+
+def _header_place(style: str, drawn: str) -> str:
+    return drawn if style in ("classic", "plain") else {"boxed": "grid", "receipt": "leaders"}[style]
+
+
+def _variant(lay: Layout, headings: dict[str, str], rng: random.Random) -> tuple[Layout, dict[str, str]]:
+    """dev-d's changes to a classic layout: unknown wordings for about half of the labels and headings, and the
+    formats of :data:`VARIANT_FORMATS`."""
+    labels = {k: rng.choice(UNKNOWN[k]) if rng.random() < 0.5 else v for k, v in lay.labels.items()}
+    headings = {k: rng.choice(UNKNOWN[k]) if rng.random() < 0.5 else v for k, v in headings.items()}
+    thousands, decimal = rng.choice(VARIANT_FORMATS["numbers"])
+    order = ["invoice_number", "invoice_date", "customer_id", "country"]
+    rng.shuffle(order)
+    mark_place = rng.choice(VARIANT_FORMATS["mark_place"])
+    if mark_place == "field":
+        labels["currency"] = rng.choice(CURRENCY_LABELS)
+        order.insert(rng.randint(0, len(order)), "currency")
+    return replace(lay, labels=labels, thousands=thousands, decimal=decimal, mark_place=mark_place,
+                   mark_lines=lay.mark_lines and mark_place in ("before", "after"),
+                   negative=rng.choice(VARIANT_FORMATS["negative"]),
+                   extra={**lay.extra, "field_order": tuple(order)}), headings
 
 
 def _width(columns: tuple[Column, ...], key: str) -> float:
@@ -319,8 +324,10 @@ def layout(seed: int, family: str) -> Layout:
 
 def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
-    vocab = HELD if family == "held" else DEV
-    return {w.lower() for words in vocab.values() for w in words}
+    if family == "held":
+        return {w.lower() for words in HELD.values() for w in words}
+    extra = [*UNKNOWN.values(), CURRENCY_LABELS] if family == "dev-d" else []
+    return {w.lower() for words in (*DEV.values(), *extra) for w in words}
 
 
 # ---------------------------------------------------------------------------------------------------------------

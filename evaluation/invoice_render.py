@@ -30,7 +30,7 @@ from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, cla
 __all__ = ["NON_INVOICE_KINDS", "paginate", "render_non_invoice", "render_pdf", "truth"]
 
 STYLES = {"classic": (classic_header, classic_totals), "boxed": (boxed_header, boxed_totals),
-          "receipt": (receipt_header, receipt_totals), "summary": (summary_header, None)}
+          "receipt": (receipt_header, receipt_totals), "plain": (classic_header, classic_totals), "summary": (summary_header, None)}
 
 
 def _scratch(lay: Layout) -> Pen:

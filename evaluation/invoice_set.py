@@ -1,7 +1,7 @@
 """The invoice reader's evaluation set: real invoices (:mod:`evaluation.invoice_records`) drawn in layouts of each
 family (:mod:`evaluation.invoice_layouts`), as PDFs with a text layer and as scans, each with its truth.
 
-    python -m evaluation.invoice_set --out DIR [--per-family 50] [--families dev-a dev-b dev-c held]
+    python -m evaluation.invoice_set --out DIR [--per-family 50] [--families dev-a dev-b dev-c dev-d held]
                                      [--forms pdf scan] [--seed 0] [--non-invoices 20] [--records PATH]
     python -m evaluation.invoice_set --samples --out data/invoices
 
@@ -43,6 +43,7 @@ LONG = 30  # lines from which an invoice counts as long
 KINDS = ("credit", "no customer", "long", "short")
 # The UI samples: (family, form, invoice number, layout seed); all from tests/support/invoice_records_sample.csv.
 SAMPLES = (("dev-a", "pdf", "536370", 3), ("dev-b", "pdf", "C536548", 2), ("dev-c", "scan", "536365", 1),
+           ("dev-d", "pdf", "536365", 19),
            ("held", "pdf", "536381", 4), ("held", "scan", "536558", 5))
 
 Item = tuple[str, str, str, InvoiceReading, Layout | None, bytes]

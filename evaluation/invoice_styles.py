@@ -93,7 +93,7 @@ def wrap(text: str, width: float, pen: Pen) -> list[str]:
 def header_fields(inv: Invoice, lay: Layout) -> list[tuple[str, str]]:
     """The header's (label, value) pairs in print order; an invoice without a customer prints no customer."""
     values = {"invoice_number": inv.number, "invoice_date": lay.date(inv.date), "customer_id": inv.customer,
-              "country": inv.country}
+              "country": inv.country, "currency": lay.currency}
     order = lay.extra.get("field_order", ("invoice_number", "invoice_date", "customer_id", "country"))
     return [(lay.label(k, inv.is_credit), values[k]) for k in order if values[k] is not None]
 

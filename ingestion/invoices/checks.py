@@ -9,7 +9,8 @@
 >>> [(c.name, c.passed) for c in checks], review
 ([('line 1: quantity x unit price', True), ('line 2: quantity x unit price', False), ('lines sum to subtotal', True), ('subtotal + tax = total', True)], True)
 
-A field every invoice prints that was not read, or a label printed with no value read, fails a check of its own:
+A field every invoice prints that was not read, a label printed with no value read, or a country name the reader
+does not know (a label's words read as the value, say) fails a check of its own:
 
 >>> fields.invoice_date = None
 >>> [c.name for c in run_checks(fields, lines, unread=["customer_id"])[0] if not c.passed]
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
+from ingestion.invoices.leftovers import COUNTRIES
 
 __all__ = ["run_checks"]
 
@@ -57,6 +59,9 @@ def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
         if name not in REQUIRED:
             checks.append(InvoiceCheck(f"{_label(name)} read", False, f"its label is printed but no {_label(name)} "
                                                                        "could be read next to it or below it"))
+    if fields.country is not None and fields.country.lower() not in COUNTRIES:
+        checks.append(InvoiceCheck("country read", False, f"{fields.country!r} is not a country name this reader "
+                                                          "knows: check the country on the page"))
     for n, line in enumerate(lines, 1):
         name = f"line {n}: quantity x unit price"
         if line.quantity is None or line.unit_price is None or line.amount is None:

@@ -12,10 +12,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ingestion.invoices.values import parse_int, parse_money
+from ingestion.invoices.values import parse_int, parse_money, parse_quantity
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries"]
+__all__ = ["Column", "assign_roles", "boundaries", "split_unknown"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
 _MONEY = re.compile(r"\d[.,]\d\d\b")
@@ -36,7 +36,8 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
     middles of words reaching into that span lie on both sides: a strip beside all of them (a margin under a
     heading wider than its values, or a column the rows leave empty) is as empty as nothing, and is taken only
     when it lies more within the headings' gap. Words OCR read in one line touch their neighbours, their x
-    positions being estimates; they count only over their middle."""
+    positions being estimates; they count only over their middle, and a strip one row in twenty covers (from
+one) is as empty as the emptiest."""
     edges = []
     for left, right in zip(columns, columns[1:]):
         lo, hi = int(left.x0) + 1, int(right.x1) - 1
@@ -54,11 +55,25 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
                     centres.append((w.x0 + w.x1) / 2)
         inside = [x for x in range(lo, hi) if any(c < x for c in centres) and any(c > x + 1 for c in centres)]
         least = min((cover[x - lo] for x in inside), default=min(cover))
-        runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least])
+        noise = len(rows) // 20 if any(w.ocr for row in rows for w in row) else 0
+        runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
         a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
-        edges.append((a + b) / 2)
+        edge = (a + b) / 2
+        if noise and sum(1 for row in rows if any(left.x0 - 2 <= w.cx < edge for w in row)) < len(rows) / 3:
+            edge = _centre_gap(left, right, rows) or edge
+        edges.append(edge)
     return edges
+
+
+def _centre_gap(left: Column, right: Column, rows: list[list[Word]]) -> float | None:
+    """The middle of the widest gap between word centres from the left heading's middle to the right one's: where
+    OCR read a narrow column's values and the next column's in one box, their estimated extents overlap and only
+    their centres fall apart."""
+    lo, hi = (left.x0 + left.x1) / 2, (right.x0 + right.x1) / 2
+    centres = sorted({round(w.cx, 1) for row in rows for w in row if left.x0 - 2 <= w.cx <= right.x1 + 2})
+    gaps = [(b - a, (a + b) / 2) for a, b in zip(centres, centres[1:]) if lo <= (a + b) / 2 <= hi]
+    return max(gaps)[1] if gaps else None
 
 
 def _extent(w: Word) -> tuple[float, float]:
@@ -84,11 +99,67 @@ def _runs(xs: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]:
+    """Unknown headings split where the rows below show two columns: a strip no row's word covers, at least
+    :data:`_GUTTER` wide, between two of the heading's words, with values under both sides on most rows. OCR
+    places words of one text box by estimate, so two headings a little apart can be read as one; a text layer's
+    words are exact and are split the same way. Needs three rows or more (one row's spaces could look like it).
+
+    >>> rows = [[Word("1", 85, 0, 91, 9, 1), Word("BASKET", 97, 0, 139, 9, 1)]] * 3
+    >>> [[w.text for w in c.heading] for c in split_unknown([Column(None, 53, 129, [
+    ...     Word("Shipped", 53, 0, 97, 9, 1), Word("Name", 104, 0, 129, 9, 1)])], rows)]
+    [['Shipped'], ['Name']]
+    """
+    if len(rows) < 3:
+        return columns
+    out = []
+    for col in columns:
+        words = col.heading
+        if col.role is not None or len(words) < 2:
+            out.append(col)
+            continue
+        start = 0
+        for k in range(1, len(words)):
+            if _gutter(words[start:k], words[k:], rows):
+                out.append(Column(None, words[start].x0, words[k - 1].x1, words[start:k]))
+                start = k
+        out.append(Column(None, words[start].x0, words[-1].x1, words[start:]))
+    return out
+
+
+_GUTTER = 3.0
+
+
+def _gutter(left: list[Word], right: list[Word], rows: list[list[Word]]) -> bool:
+    """Whether the rows show a column edge between heading words ``left`` and ``right``: an empty strip within a
+    word's height of the gap between them, with values on both sides of it on most rows."""
+    slack = left[-1].height
+    lo, hi = int(max(left[-1].cx, left[-1].x1 - slack)), int(min(right[0].cx, right[0].x0 + slack)) + 1
+    if hi <= lo:
+        return False
+    cover = [0] * (hi - lo)
+    for row in rows:
+        for w in row:
+            x0, x1 = _extent(w)
+            for x in range(max(lo, int(x0)), min(hi, int(x1) + 1)):
+                cover[x - lo] += 1
+    runs = _runs([lo + i for i, c in enumerate(cover) if c == 0])
+    if not runs:
+        return False
+    a, b = max(runs, key=lambda r: r[1] - r[0])
+    if b - a < _GUTTER:
+        return False
+    edge = (a + b) / 2
+    both = sum(1 for row in rows if any(left[0].x0 - 2 <= w.cx < edge for w in row) and
+               any(edge < w.cx <= right[-1].x1 + 2 for w in row))
+    return both >= len(rows) / 2
+
+
 def _kind(text: str) -> str | None:
     if not text:
         return None
-    if parse_int(text) is not None:
-        return "int"
+    if parse_int(text) is not None or (parse_quantity(text) is not None and not _MONEY.search(text)):
+        return "int"  # 6, 1,200, 6 pcs
     if _MONEY.search(text) and parse_money(text) is not None:
         return "money"
     if " " not in text and _CODE.match(text):
@@ -96,44 +167,80 @@ def _kind(text: str) -> str | None:
     return "text"
 
 
-def assign_roles(columns: list[Column], rows: list[list[str]]) -> None:
-    """Give each column without a role one from its cells (``rows`` of cell texts, one per column): whole numbers
-    make the quantity, code-like tokens the code, the widest text the description, and of two money columns the
-    amount is the one equal to quantity x the other on most rows."""
+def assign_roles(columns: list[Column], rows: list[list[str]]) -> bool:
+    """Give each column without a role one from its cells (``rows`` of cell texts, one per column). The quantity,
+    unit price and amount are the columns of whole numbers and of money where quantity x price = amount on most
+    rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
+    the widest text the description. Without such rows, one money column left takes the money role left, and of
+    two the amount is the right one. Returns False when two columns could each be the quantity (as on one line
+    priced 0.00, where any number times 0 is 0): which one was taken is a guess a reviewer must see.
+
+    >>> cols = [Column(None, 0, 1, []) for _ in range(5)]
+    >>> assign_roles(cols, [["22632", "HAND WARMER", "1.85", "6", "11.10"], ["21135", "POSTCARD", "1.69", "16", "27.04"]])
+    True
+    >>> [c.role for c in cols]
+    ['code', 'description', 'unit_price', 'quantity', 'amount']
+    """
     have = {c.role for c in columns if c.role}
     kinds = []
     for k, col in enumerate(columns):
         counts = Counter(_kind(r[k]) for r in rows if k < len(r))
         counts.pop(None, None)
         kinds.append(counts.most_common(1)[0][0] if counts else None)
+
+    def candidates(role: str, kind: str) -> list[int]:
+        fixed = [k for k, c in enumerate(columns) if c.role == role]
+        return fixed or [k for k, c in enumerate(columns) if c.role is None and (kinds[k] == kind or (
+            role == "quantity" and kinds[k] == "money" and _whole(rows, k)))]
+
+    best, hits, quantities = None, 0, set()
+    for q in candidates("quantity", "int"):
+        for p in candidates("unit_price", "money"):
+            for a in candidates("amount", "money"):
+                n = _products(rows, q, p, a) if len({q, p, a}) == 3 else 0
+                if n > hits:
+                    best, hits, quantities = (q, p, a), n, {q}
+                elif n and n == hits:
+                    quantities.add(q)
+                    if a > best[2]:
+                        best = (q, p, a)
+    if best:
+        for k, role in zip(best, ("quantity", "unit_price", "amount")):
+            columns[k].role = role
+            have.add(role)
     unknown = [k for k, c in enumerate(columns) if c.role is None]
-    money = [k for k in unknown if kinds[k] == "money"]
     for k in unknown:
-        role = {"int": "quantity", "code": "code"}.get(kinds[k] or "")
+        role = {"int": "quantity" if "quantity" not in have else "code", "code": "code"}.get(kinds[k] or "")
         if role and role not in have:
             columns[k].role = role
             have.add(role)
     texts = [k for k in unknown if kinds[k] == "text" and columns[k].role is None]
     if texts and "description" not in have:
-        widest = max(texts, key=lambda k: sum(len(r[k]) for r in rows))
+        widest = max(texts, key=lambda k: sum(len(r[k]) for r in rows if k < len(r)))
         columns[widest].role = "description"
         have.add("description")
+    money = [k for k in unknown if kinds[k] == "money" and columns[k].role is None]
     money_roles = [r for r in ("unit_price", "amount") if r not in have]
     if len(money) == 1 and len(money_roles) == 1:
         columns[money[0]].role = money_roles[0]
     elif len(money) == 2 and len(money_roles) == 2:
-        q = next((k for k, c in enumerate(columns) if c.role == "quantity"), None)
-        a, b = money
-        if q is not None and _products(rows, q, b, a) > _products(rows, q, a, b):
-            a, b = b, a
-        columns[a].role, columns[b].role = "unit_price", "amount"
+        columns[money[0]].role, columns[money[1]].role = "unit_price", "amount"
+    return len(quantities) < 2
+
+
+def _whole(rows: list[list[str]], k: int) -> bool:
+    """Whether column ``k`` holds quantities printed with zero decimals (``6.00``) on every row that has one."""
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return bool(cells) and all(parse_quantity(c) is not None for c in cells)
 
 
 def _products(rows: list[list[str]], q: int, price: int, amount: int) -> int:
     """On how many rows quantity x price equals amount, to the cent."""
     hits = 0
     for r in rows:
-        qty, p, a = parse_int(r[q]), parse_money(r[price]), parse_money(r[amount])
+        if max(q, price, amount) >= len(r):
+            continue
+        qty, p, a = parse_quantity(r[q]), parse_money(r[price]), parse_money(r[amount])
         if qty is not None and p and a and abs(qty * p[0] - a[0]) <= 0.005:
             hits += 1
     return hits

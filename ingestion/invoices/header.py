@@ -13,18 +13,13 @@ import re
 from collections import Counter
 
 from core.invoices import Box, InvoiceFields
-from ingestion.invoices.values import is_invoice_number, parse_date, parse_money
+from ingestion.invoices.leftovers import COUNTRIES, eliminate
+from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, match_words
 from ingestion.invoices.words import Word, span
 
-__all__ = ["COUNTRIES", "document_currency", "read_header"]
+__all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
 
-COUNTRIES = {c.lower() for c in (
-    "United Kingdom", "France", "Australia", "Netherlands", "Germany", "Norway", "EIRE", "Ireland", "Switzerland",
-    "Spain", "Poland", "Portugal", "Italy", "Belgium", "Lithuania", "Japan", "Iceland", "Channel Islands", "Denmark",
-    "Cyprus", "Sweden", "Austria", "Israel", "Finland", "Bahrain", "Greece", "Hong Kong", "Singapore", "Lebanon",
-    "United Arab Emirates", "Saudi Arabia", "Czech Republic", "Canada", "Unspecified", "Brazil", "USA",
-    "European Community", "Malta", "RSA", "United States")}
 _LEADER = re.compile(r"^[.·…_\-:]+$")
 _MONEY_FIELDS = ("subtotal", "tax", "total")
 _LAST_WINS = set(_MONEY_FIELDS)
@@ -45,6 +40,15 @@ def _right(row: list[Word], end: int, stop: int) -> list[Word]:
         out.append(w)
         last = w
     return out
+
+
+def _label_start(row: list[Word], end: int, stop: int) -> int:
+    """Where the next label on the row begins: at its match ``stop``, or before it at the words without digits
+    glued to it (after ``end``, the current label's end), which are its own ("Billing" of "Billing currency:")."""
+    while stop > end and stop < len(row) and row[stop].x0 - row[stop - 1].x1 < 0.5 * row[stop].height and \
+            not any(ch.isdigit() for ch in row[stop - 1].text):
+        stop -= 1
+    return stop
 
 
 def _below(rows: list[list[Word]], r: int, first: Word, limit: float) -> list[Word]:
@@ -75,15 +79,32 @@ def _value(field: str, words: list[Word]):
     if field == "customer_id":
         token = words[0].text.strip("#:")
         return (token, words[:1]) if re.fullmatch(r"[A-Z0-9\-]*\d[A-Z0-9\-]*", token, re.IGNORECASE) else None
-    if field == "country":
-        if not re.fullmatch(r"[A-Za-z .&'-]+", text) or len(text) < 2:
+    if field == "country":  # the words before any with a digit (a date or number printed after it)
+        n = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w.text)), len(words))
+        text = " ".join(w.text for w in words[:n])
+        if not re.fullmatch(r"[A-Za-z .&'-]+", text) or len(text) < 2 or text.endswith(":"):
             return None
-        return text, words
+        return text, words[:n]
+    if field == "currency":
+        code = currency_mark(words[0].text)
+        return (code, words[:1]) if code else None
+    lead = currency_mark(words[0].text) if len(words) > 1 else None
+    if lead:  # "Total (EUR): 12.60"
+        words = words[1:]
     for n in range(len(words), 0, -1):
         money = parse_money(" ".join(w.text for w in words[:n]))
         if money:
-            return money, words[:n]
+            return (money[0], money[1] or lead), words[:n]
     return None
+
+
+def currency_mark(text: str) -> str | None:
+    """The ISO code of a currency mark or code standing alone (``(EUR)``, ``GBP:``), or ``None``.
+
+    >>> currency_mark("(EUR)"), currency_mark("£"), currency_mark("Euro")
+    ('EUR', 'GBP', None)
+    """
+    return CURRENCIES.get(text.strip("()[]:,.").upper())
 
 
 def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[InvoiceFields, dict[str, Box],
@@ -99,11 +120,13 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[I
             continue
         matches = match_words(row, LABELS)
         for k, m in enumerate(matches):
-            stop = matches[k + 1].start if k + 1 < len(matches) else len(row)
+            stop = _label_start(row, m.end, matches[k + 1].start) if k + 1 < len(matches) else len(row)
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
             got = _value(m.role, _right(row, m.end, stop)) if m.end < len(row) else None
-            if got is None:
-                got = _value(m.role, _below(rows, r, row[m.start], limit - 2))
+            if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
+                below = _value(m.role, _below(rows, r, row[m.start], limit - 2))
+                if got is None or (below and below[0].lower() in COUNTRIES):
+                    got = below  # a name that is no country beside the label, and a country under it
             if got is None:
                 if m.role in _SAY_UNREAD:
                     unread.setdefault(m.role, span(row[m.start:m.end]))
@@ -113,48 +136,32 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[I
                 found[m.role] = got
     fields, boxes, currencies = InvoiceFields(), {}, []
     for name, (value, words) in found.items():
+        if name == "currency":
+            currencies.insert(0, value)
         if name in _MONEY_FIELDS:
             value, currency = value
             if currency:
                 currencies.append(currency)
         setattr(fields, name, value)
         boxes[name] = span(words)
-    _eliminate(fields, boxes, rows, skip)
+    eliminate(fields, boxes, rows, skip)
     return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}
 
 
-def _eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
-               skip: set[tuple[int, float]]) -> None:
-    """Fill fields whose label was not found from the values left on page 1 (dates, numbers, country names)."""
-    first = [row for row in rows if row[0].page == 1 and (1, round(sum(w.cy for w in row) / len(row), 1)) not in skip]
-    taken = {(b.page, round(b.y0), round(b.x0)) for b in boxes.values() if b}
-    for row in first:
-        free = [w for w in row if (w.page, round(w.y0), round(w.x0)) not in taken]
-        text = " ".join(w.text for w in free)
-        if fields.invoice_date is None:
-            for i in range(len(free)):
-                for n in (4, 3, 1):
-                    date = parse_date(" ".join(w.text for w in free[i:i + n]))
-                    if date:
-                        fields.invoice_date, boxes["invoice_date"] = date, span(free[i:i + n])
-                        break
-                if fields.invoice_date:
-                    break
-        if fields.country is None:
-            for name in COUNTRIES:
-                if re.search(rf"\b{re.escape(name)}\b", text.lower()):
-                    n = len(name.split())
-                    for i in range(len(free)):
-                        if " ".join(w.text for w in free[i:i + n]).lower() == name:
-                            fields.country, boxes["country"] = " ".join(w.text for w in free[i:i + n]), \
-                                span(free[i:i + n])
-                            break
-                    break
-        if fields.invoice_number is None:
-            for w in free:
-                if re.fullmatch(r"C?\d{6,}", w.text):
-                    fields.invoice_number, boxes["invoice_number"] = w.text, span([w])
-                    break
+def printed_currencies(rows: list[list[Word]]) -> list[str]:
+    """Every currency the document names by a code, mark or name standing alone ("All amounts in euros",
+    "Amount (EUR)"), in reading order.
+
+    >>> printed_currencies([[Word("Prices", 0, 0, 9, 9, 1), Word("in", 10, 0, 19, 9, 1), Word("euros.", 20, 0, 39, 9, 1)]])
+    ['EUR']
+    """
+    out = []
+    for row in rows:
+        for w in row:
+            code = currency_mark(w.text) or CURRENCY_NAMES.get(w.text.strip("()[]:,.").lower())
+            if code:
+                out.append(code)
+    return out
 
 
 def document_currency(*groups: list[str]) -> str | None:

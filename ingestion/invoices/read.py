@@ -8,9 +8,9 @@ invented for it.
 
 from __future__ import annotations
 
-from core.invoices import InvoiceReading
+from core.invoices import InvoiceCheck, InvoiceReading
 from ingestion.invoices.checks import run_checks
-from ingestion.invoices.header import document_currency, read_header
+from ingestion.invoices.header import document_currency, printed_currencies, read_header
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
 from ingestion.pdf.opening import check_document, open_pdf
@@ -60,9 +60,11 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
     if not has_table and fields.invoice_number is None and fields.total is None:
         return InvoiceReading(is_invoice=False, pages=count,
                               note="Not an invoice: no invoice number or total label and no line-item table.")
-    fields.currency = document_currency(currencies, table.currencies)
+    fields.currency = document_currency(currencies, table.currencies, printed_currencies(rows))
     boxes.update(table.boxes)
     checks, review = run_checks(fields, table.lines, unread)
+    checks += [InvoiceCheck(name, False, detail) for name, detail in table.doubts]
+    review = review or bool(table.doubts)
     boxes.update({f"{name}.label": box for name, box in unread.items() if name not in boxes})
     return InvoiceReading(is_invoice=True, fields=fields, lines=table.lines, checks=checks, needs_review=review,
                           boxes={k: v for k, v in boxes.items() if v is not None}, pages=count)

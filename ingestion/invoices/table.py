@@ -1,8 +1,10 @@
 """The line-item table: its heading row, its columns, and its rows read into lines.
 
 The heading row is a row naming at least two known column headings (:data:`ingestion.invoices.vocab.HEADINGS`)
-with a money column among them or still to be found; any other words on it are headings the vocabulary does not
-know, which get their role from their column's content (:func:`ingestion.invoices.columns.assign_roles`). A
+with a money column among them or still to be found, or, on a page with none, the row of words (three groups or
+more) just above the first row holding two amounts; words on it the vocabulary does not know are headings that get
+their role from their column's content (:func:`ingestion.invoices.columns.assign_roles`), split first where the
+rows show two columns under one (:func:`ingestion.invoices.columns.split_unknown`). A
 heading row whose row just above names only the description is a two-row table: each item's description is on a
 row of its own above its other values. Headings alone on a row just above or below, of roles the heading row lacks,
 are its own (a turned sheet's row read in two); stacked over or under its headings they leave it unclear which
@@ -12,7 +14,8 @@ Column boundaries lie in the emptiest vertical strip between neighbouring headin
 so a short heading over long descriptions or over right-aligned numbers wider than it still gets its values. A row
 without a quantity, a price or an amount continues the description of the line above (a wrapped description); in a
 two-row table it is the description of the line below. Rows stop at a totals label, a page foot ("continued",
-"Page 1 of 2") or a wide gap; a later page resumes under its repeated heading row.
+"Page 1 of 2"), a wide gap or a row with one amount and no quantity (a total whose label is not known); a later
+page resumes under its repeated heading row.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.columns import Column, assign_roles, boundaries
-from ingestion.invoices.values import parse_int, parse_money
+from ingestion.invoices.columns import Column, assign_roles, boundaries, split_unknown
+from ingestion.invoices.values import parse_money, parse_quantity
 from ingestion.invoices.vocab import HEADINGS, LABELS, match_words
 from ingestion.invoices.words import Word, span, split_at
 
@@ -46,6 +49,7 @@ class Table:
     currencies: list[str] = field(default_factory=list)
     used: set[tuple[int, float]] = field(default_factory=set)  # (page, row centre) of heading and item rows
     roles: set[str] = field(default_factory=set)
+    doubts: list[tuple[str, str]] = field(default_factory=list)  # (check name, detail) of what could not be told
 
 
 class Heading(NamedTuple):
@@ -59,37 +63,62 @@ class Heading(NamedTuple):
 def find_heading(rows: list[list[Word]]) -> Heading | None:
     """The heading row of the table and its columns; headings a neighbouring row holds (heading words alone, of
     roles the row lacks, less than a line away) are the same row's, read a little higher or lower on a turned
-    sheet; standing over or under one of its headings they make the columns unsure."""
+    sheet; standing over or under one of its headings they make the columns unsure. A page with no row of known
+    headings takes the row just above its first item row (a row holding two amounts), when that row is
+    words only, in three groups or more: the table's headings in wordings the vocabulary does not know."""
     for i, row in enumerate(rows):
         found = match_words(row, HEADINGS)
         roles = {m.role for m in found}
         if len(roles) < 2 or len(found) < len(row) * 0.5:
             continue
-        columns, used = [], set()
-        for m in found:
-            columns.append(Column(m.role, row[m.start].x0, row[m.end - 1].x1, row[m.start:m.end]))
-            used.update(range(m.start, m.end))
-        rest = [w for k, w in enumerate(row) if k not in used]
-        for group in _groups(rest):
-            columns.append(Column(None, group[0].x0, group[-1].x1, group))
-        two_row = False
-        if i > 0 and "description" not in roles:
-            above = rows[i - 1]
-            if [m.role for m in match_words(above, HEADINGS)] == ["description"] and \
-                    row[0].y0 - above[-1].y1 < 2 * row[0].height:
-                two_row = True
-        first, last, sure = i, i, True
-        for k in ([i + 1] if two_row else [i - 1, i + 1]):
-            more = _more_headings(rows, i, k, roles | {c.role for c in columns})
-            if more:
-                first, last = min(first, k), max(last, k)
-                sure = sure and not any(c.x0 < m.x1 and m.x0 < c.x1 for m in more for c in columns)
-                columns += more
-        if len(columns) < 3:
-            continue
-        columns.sort(key=lambda c: c.x0)
-        return Heading(first, columns, two_row, last, sure)
+        heading = _heading(rows, i, found)
+        if heading is not None:
+            return heading
+    for i in range(len(rows) - 1):
+        if _wordy(rows[i]) and _items(rows[i + 1]):
+            heading = _heading(rows, i, match_words(rows[i], HEADINGS))
+            if heading is not None:
+                return heading
     return None
+
+
+def _wordy(row: list[Word]) -> bool:
+    """Whether ``row`` could be a row of headings: no numbers, three groups of words or more."""
+    return not any(ch.isdigit() for w in row for ch in w.text) and len(_groups(row)) >= 3
+
+
+def _items(row: list[Word]) -> bool:
+    """Whether ``row`` looks like an item row: two amounts or more among three values or more."""
+    return sum(1 for w in row if _DECIMAL.search(w.text)) >= 2 and len(_groups(row)) >= 3
+
+
+def _heading(rows: list[list[Word]], i: int, found) -> Heading | None:
+    row = rows[i]
+    roles = {m.role for m in found}
+    columns, used = [], set()
+    for m in found:
+        columns.append(Column(m.role, row[m.start].x0, row[m.end - 1].x1, row[m.start:m.end]))
+        used.update(range(m.start, m.end))
+    rest = [w for k, w in enumerate(row) if k not in used]
+    for group in _groups(rest):
+        columns.append(Column(None, group[0].x0, group[-1].x1, group))
+    two_row = False
+    if i > 0 and "description" not in roles:
+        above = rows[i - 1]
+        if [m.role for m in match_words(above, HEADINGS)] == ["description"] and \
+                row[0].y0 - above[-1].y1 < 2 * row[0].height:
+            two_row = True
+    first, last, sure = i, i, True
+    for k in ([i + 1] if two_row else [i - 1, i + 1]):
+        more = _more_headings(rows, i, k, roles | {c.role for c in columns})
+        if more:
+            first, last = min(first, k), max(last, k)
+            sure = sure and not any(c.x0 < m.x1 and m.x0 < c.x1 for m in more for c in columns)
+            columns += more
+    if len(columns) < 3:
+        return None
+    columns.sort(key=lambda c: c.x0)
+    return Heading(first, columns, two_row, last, sure)
 
 
 def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> list[Column]:
@@ -108,10 +137,12 @@ def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> l
 
 
 def _groups(words: list[Word]) -> list[list[Word]]:
-    """Neighbouring words closer than their height, as one unknown heading each."""
+    """Neighbouring words as one unknown heading each: closer than half their height (a space or two; a narrow
+    column's heading may stand closer than a line's height to the next), or than 0.8 of it read by OCR, whose
+    word boxes are estimates."""
     groups: list[list[Word]] = []
     for w in sorted(words, key=lambda w: w.x0):
-        if groups and w.x0 - groups[-1][-1].x1 < 0.8 * w.height:
+        if groups and w.x0 - groups[-1][-1].x1 < 0.5 * w.height:
             groups[-1].append(w)
         else:
             groups.append([w])
@@ -166,15 +197,21 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         if not sure:
             continue  # the page's lines are left unread rather than read into the wrong columns
         body = _body(rows, last + 1)
-        measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else body
+        measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else _items_part(body)
+        columns = split_unknown(columns, measured)
         edges = boundaries(columns, measured or body)
-        assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured])
+        if not assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]):
+            table.doubts.append((f"columns of page {rows[index][0].page} told apart",
+                                 "two columns of whole numbers could each be the quantity (quantity x price = "
+                                 "amount either way); check which is the quantity and which the code"))
         table.roles |= {c.role for c in columns if c.role}
-        table.used |= {(rows[index][0].page, _centre(r)) for r in body}
         if two_row:
             table.used.add((rows[index][0].page, _centre(rows[index - 1])))
         for row in body:
             cells = _cells(row, edges, columns)
+            if _totals_row(row, cells, table.roles):
+                break  # a totals row whose label the vocabulary does not know: the header reads it
+            table.used.add((row[0].page, _centre(row)))
             if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
@@ -187,9 +224,25 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
     return table
 
 
+def _items_part(body: list[list[Word]]) -> list[list[Word]]:
+    """The rows up to the last with two amounts: those after it may be totals whose label is not known, which
+    must not fill the strips between columns."""
+    last = max((k for k, r in enumerate(body) if _items(r)), default=len(body) - 1)
+    return body[:last + 1]
+
+
+def _totals_row(row: list[Word], cells: dict[str, list[Word]], roles: set[str]) -> bool:
+    """Whether a row of a table with quantities and prices is a total: one amount, and no quantity."""
+    if not {"quantity", "unit_price", "amount"} <= roles:
+        return False
+    quantity = _texts(cells.get("quantity", []))
+    return sum(1 for w in row if _DECIMAL.search(w.text)) == 1 and parse_quantity(quantity) is None and \
+        parse_quantity(quantity.translate(_DIGIT_LIKE)) is None
+
+
 def _has_numbers(cells: dict[str, list[Word]]) -> bool:
     """Whether a row's number columns hold a number: an item row, not a wrapped description."""
-    if cells.get("quantity") and parse_int(_texts(cells["quantity"])) is not None:
+    if cells.get("quantity") and parse_quantity(_texts(cells["quantity"])) is not None:
         return True
     return any(cells.get(k) and parse_money(_texts(cells[k])) for k in ("unit_price", "amount"))
 
@@ -238,9 +291,9 @@ def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: 
     description = pending + cells.get("description", [])
     values["description"] = _texts(description) or None
     values["code"] = _texts(cells.get("code", [])) or None
-    values["quantity"] = parse_int(_texts(cells.get("quantity", [])))
+    values["quantity"] = parse_quantity(_texts(cells.get("quantity", [])))
     if values["quantity"] is None and any(w.ocr for w in cells.get("quantity", [])):
-        values["quantity"] = parse_int(_texts(cells["quantity"]).translate(_DIGIT_LIKE))
+        values["quantity"] = parse_quantity(_texts(cells["quantity"]).translate(_DIGIT_LIKE))
     if values["quantity"] is None and cells.get("quantity"):
         money = parse_money(_texts(cells["quantity"]))
         values["quantity"] = money[0] if money else None

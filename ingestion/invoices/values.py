@@ -1,14 +1,15 @@
 """Values as invoices print them: money with its currency, dates, whole numbers, and invoice numbers.
 
 Money is read in the common groupings (``1,234.56``, ``1.234,56``, ``1 234,56``), with a currency sign or ISO code
-before or after the number and a minus sign or parentheses for a negative amount. A number with one separator is
+before or after the number and a minus sign (before or after the number), parentheses or ``CR`` after it for a
+negative amount. A number with one separator is
 read by what follows it: exactly two digits make it a decimal mark (money is printed to the cent), three make it a
 thousands separator.
 
 >>> parse_money("-£1,234.50")
 (Decimal('-1234.50'), 'GBP')
->>> parse_money("1 234,56 EUR"), parse_money("(27.50)")
-((Decimal('1234.56'), 'EUR'), (Decimal('-27.50'), None))
+>>> parse_money("1 234,56 EUR"), parse_money("(27.50)"), parse_money("27.50-"), parse_money("1'234.50 CR")
+((Decimal('1234.56'), 'EUR'), (Decimal('-27.50'), None), (Decimal('-27.50'), None), (Decimal('-1234.50'), None))
 >>> parse_date("December 1, 2010"), parse_date("01.12.2010"), parse_date("02-DEC-2010")
 (datetime.date(2010, 12, 1), datetime.date(2010, 12, 1), datetime.date(2010, 12, 2))
 """
@@ -19,14 +20,20 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["CURRENCIES", "is_invoice_number", "parse_date", "parse_int", "parse_money"]
+__all__ = ["CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
+           "parse_quantity"]
 
-CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", "GBP": "GBP", "EUR": "EUR", "USD": "USD", "US$": "USD"}
-_MARK = r"(?:US\$|GBP|EUR|USD|[£€$])"
+_CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
+CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", "US$": "USD", **{code: code for code in _CODES}}
+"""Currency marks (upper case) -> ISO 4217 code."""
+CURRENCY_NAMES = {"sterling": "GBP", "pounds": "GBP", "euro": "EUR", "euros": "EUR", "dollars": "USD",
+                  "francs": "CHF", "yen": "JPY"}
+"""Currency names a note may state the currency by (lower case) -> ISO 4217 code."""
+_MARK = rf"(?:US\$|{'|'.join(_CODES)}|[£€$])"
 _NUMBER = r"\d[\d., ']*\d|\d"
 _MONEY = re.compile(
     rf"^(?P<open>\()?\s*(?P<s1>[-−–])?\s*(?P<m1>{_MARK})?\s*(?P<s2>[-−–])?\s*(?P<num>{_NUMBER})\s*"
-    rf"(?P<s3>[-−–])?\s*(?P<m2>{_MARK})?\s*(?P<close>\))?$", re.IGNORECASE)
+    rf"(?P<s3>[-−–])?\s*(?P<m2>{_MARK})?\s*(?P<close>\))?\s*(?P<cr>CR)?$", re.IGNORECASE)
 _MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                             "nov", "dec"))}
 
@@ -77,30 +84,61 @@ def parse_money(text: str) -> tuple[Decimal, str | None] | None:
 
     >>> parse_money("GBP -27.50"), parse_money("19.05 USD"), parse_money("12.60"), parse_money("VAT reg.")
     ((Decimal('-27.50'), 'GBP'), (Decimal('19.05'), 'USD'), (Decimal('12.60'), None), None)
+    >>> parse_money("£(27.50)"), parse_money("(EUR 27.50)")
+    ((Decimal('-27.50'), 'GBP'), (Decimal('-27.50'), 'EUR'))
     """
-    m = _MONEY.match(text.strip())
+    text = re.sub(rf"^({_MARK})\s*\(", r"(\1", text.strip(), flags=re.IGNORECASE)  # £(27.50) as (£27.50)
+    m = _MONEY.match(text)
     if not m or bool(m["open"]) != bool(m["close"]) or (m["m1"] and m["m2"]):
         return None
     value = _number(m["num"])
     if value is None:
         return None
-    if m["open"] or m["s1"] or m["s2"] or m["s3"]:
+    if m["open"] or m["s1"] or m["s2"] or m["s3"] or m["cr"]:
         value = -value
     mark = m["m1"] or m["m2"]
     return value, CURRENCIES[mark.upper()] if mark else None
 
 
 def parse_int(text: str) -> Decimal | None:
-    """A whole number (a quantity), grouped or not, negative with a minus sign.
+    """A whole number (a quantity), grouped or not, negative as money is (a minus before or after it, parentheses,
+    ``CR`` after it).
 
     >>> parse_int("-12"), parse_int("1,200"), parse_int("1 200"), parse_int("2.50"), parse_int("12A")
     (Decimal('-12'), Decimal('1200'), Decimal('1200'), None, None)
+    >>> parse_int("12-"), parse_int("(12)"), parse_int("12 CR"), parse_int("1'200"), parse_int("-12-")
+    (Decimal('-12'), Decimal('-12'), Decimal('-12'), Decimal('1200'), None)
     """
     text = text.strip().replace("−", "-").replace("–", "-")
-    sign = -1 if text.startswith("-") else 1
-    body = text.lstrip("-").strip()
-    if re.fullmatch(r"\d+", body) or re.fullmatch(r"\d{1,3}(?:([.,  ])\d{3})(?:\1\d{3})*", body):
+    m = re.fullmatch(r"(-)?\s*(.*?)\s*(-)?", text)
+    body, signs = m[2], (m[1], m[3])
+    if re.fullmatch(r"\(.*\)", body) or re.fullmatch(r".*\s*CR", body, re.IGNORECASE):
+        body, signs = re.sub(r"\s*CR$", "", body.strip("()"), flags=re.IGNORECASE).strip(), (*signs, "-")
+    if sum(1 for x in signs if x) > 1:
+        return None
+    sign = -1 if any(signs) else 1
+    if re.fullmatch(r"\d+", body) or re.fullmatch(r"\d{1,3}(?:([.,  '])\d{3})(?:\1\d{3})*", body):
         return Decimal(re.sub(r"\D", "", body)) * sign
+    return None
+
+
+_UNIT = re.compile(r"\s*(?:pcs|pc|pce|ea|each|units?|x|stk|nos?|off)\.?$", re.IGNORECASE)
+
+
+def parse_quantity(text: str) -> Decimal | None:
+    """A quantity as an item row prints it: a whole number (:func:`parse_int`), perhaps with a unit after it or with
+    zero decimals.
+
+    >>> parse_quantity("6 pcs"), parse_quantity("12 x"), parse_quantity("6.00"), parse_quantity("2,5"), parse_quantity("1.25")
+    (Decimal('6'), Decimal('12'), Decimal('6'), None, None)
+    """
+    text = _UNIT.sub("", text.strip())
+    value = parse_int(text)
+    if value is not None:
+        return value
+    money = parse_money(text)
+    if money and money[1] is None and money[0] == money[0].to_integral_value() and re.search(r"[.,]00$", text):
+        return money[0].to_integral_value()
     return None
 
 
@@ -110,13 +148,22 @@ def parse_date(text: str) -> dt.date | None:
 
     >>> parse_date("2010-12-01"), parse_date("1 Dec 2010"), parse_date("not a date")
     (datetime.date(2010, 12, 1), datetime.date(2010, 12, 1), None)
+
+    Also with a weekday before it, year first with slashes or dots, or day first with dashes:
+
+    >>> [parse_date(t).isoformat() for t in ("Wednesday, 1 December 2010", "1. December 2010",
+    ...  "2010/12/01", "01-12-2010", "1 December, 2010", "Wed Dec 1, 2010")]
+    ['2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01']
     """
     t = text.strip().rstrip(".,").lower()
     t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
+    t = re.sub(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", "", t)  # a weekday before the date
+    t = re.sub(r"^(\d{1,2})\.\s+(?=[a-z])", r"\1 ", t)  # 1. December 2010
+    t = re.sub(r"([a-z])\.?,\s+(\d{4})$", r"\1 \2", t)  # 1 December, 2010
     try:
-        if m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", t):
+        if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", t):
             return dt.date(int(m[1]), int(m[2]), int(m[3]))
-        if m := re.fullmatch(r"(\d{1,2})[./](\d{1,2})[./](\d{4})", t):
+        if m := re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})", t):
             return dt.date(int(m[3]), int(m[2]), int(m[1]))
         if m := re.fullmatch(r"(\d{1,2})[ -]+([a-z]{3})[a-z]*\.?[ -]+(\d{4})", t):
             return dt.date(int(m[3]), _MONTHS[m[2]], int(m[1])) if m[2] in _MONTHS else None

@@ -45,6 +45,7 @@ LABELS = _phrases({
     "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value"),
     "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount"),
+    "currency": ("Currency", "Currency code"),
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
               "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
               "Total credit"),

@@ -33,6 +33,10 @@ class Word:
     ocr: bool = False  # read by OCR: its x positions are estimates from its line's characters
 
     @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
     def cy(self) -> float:
         return (self.y0 + self.y1) / 2
 
