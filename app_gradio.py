@@ -300,7 +300,7 @@ def build_ui(pipeline: Pipeline) -> gr.Blocks:
                     gr.Markdown("### Passages the answer may use")
                     sources = gr.HTML(elem_id="sources")
         with gr.Tab("Invoices", elem_id="invoices-tab"):
-            build_invoice_tab(pipeline)
+            build_invoice_tab(pipeline, sessions, session)
         view = [docs, doc_select, session, library, scope]
         # One progress display, on the status line, not one over every output.
         files.upload(upload, inputs=[files, strategy, chunk_size, session], outputs=[status, *view, files],

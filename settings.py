@@ -191,6 +191,8 @@ class Limits(BaseModel):
     questions_per_hour: int = Field(600, ge=1, description="Most questions per API client per hour (429 after).")
     session_max_uploads: int = Field(20, ge=1, description="Most files one browser session may upload.")
     session_max_questions_per_hour: int = Field(60, ge=1, description="Most questions per browser session per hour.")
+    session_max_invoices_per_hour: int = Field(60, ge=1, description="Most invoices (samples or uploads) one "
+                                                                     "browser session may have read per hour.")
     max_request_kb: int = Field(
         1024, ge=16, description="Largest request body other than a file upload (a question's JSON), KiB; 413 over it.")
     max_concurrent_ingests: int = Field(

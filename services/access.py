@@ -37,7 +37,8 @@ class Access:
         self.store = store
         self.keys = CollectionAccess(store)
         limits = {(API, "uploads"): settings.uploads_per_hour, (API, "questions"): settings.questions_per_hour,
-                  (BROWSER, "questions"): settings.session_max_questions_per_hour}
+                  (BROWSER, "questions"): settings.session_max_questions_per_hour,
+                  (BROWSER, "invoices read"): settings.session_max_invoices_per_hour}
         if settings.database_url:  # one quota for every process on the database
             from services.shared_limits import SharedRateLimiter, open_pool
 
@@ -59,8 +60,8 @@ class Access:
 
     # -- quotas ----------------------------------------------------------------------------------------------
     def count(self, client: Client, what: str) -> None:
-        """Count one of ``what`` ("uploads" or "questions") for ``client``, or raise :class:`OverQuota` (nothing is
-        counted then). A kind of client with no quota for ``what`` is not counted."""
+        """Count one of ``what`` ("uploads", "questions" or, for a browser, "invoices read") for ``client``, or raise
+        :class:`OverQuota` (nothing is counted then). A kind of client with no quota for ``what`` is not counted."""
         limiter = self._quotas.get((client.kind, what))
         if limiter is None:
             return
@@ -68,7 +69,8 @@ class Access:
         if wait is None:
             return
         if client.kind == BROWSER:
-            message = (f"This session has asked {limiter.limit} {what} in the last hour, the most allowed. "
+            done = f"had {limiter.limit} {what}" if what == "invoices read" else f"asked {limiter.limit} {what}"
+            message = (f"This session has {done} in the last hour, the most allowed. "
                        f"Please ask again in about {int(wait) // 60 + 1} minutes.")
         else:
             message = (f"Too many {what}: at most {limiter.limit} per hour from one client. "

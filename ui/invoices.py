@@ -174,8 +174,9 @@ def read_invoice(pipeline, data: bytes, name: str, record: dict | None):
             gr.update(maximum=max(len(pages), 1), value=1))
 
 
-def build_invoice_tab(pipeline) -> None:
-    """The tab's components and events, inside the caller's ``gr.Tab``."""
+def build_invoice_tab(pipeline, sessions, session) -> None:
+    """The tab's components and events, inside the caller's ``gr.Tab``; ``sessions`` (:class:`ui.library.Sessions`)
+    counts each browser's invoices read (``session`` is its ``gr.State``) against its hourly quota."""
     gr.HTML(f"<style>{CSS}</style>", padding=False)
     gr.Markdown("Read an invoice into its fields, line items and arithmetic checks. Pick a sample (a layout the "
                 "reader was developed on, or a held-aside one) or upload a PDF; uploads are read and deleted.")
@@ -189,26 +190,37 @@ def build_invoice_tab(pipeline) -> None:
                      interactive=False, elem_id="invoice-image", buttons=["fullscreen"], height=900)
     result = gr.HTML(elem_id="invoice-result")
 
-    def on_sample(choice):
-        if not choice or Path(choice).name != choice or not (SAMPLES / choice).is_file():
-            return "<div class='invoice'>Pick a sample first.</div>", [], None, gr.update()
-        record = json.loads((SAMPLES / choice).with_suffix(".truth.json").read_text(encoding="utf-8"))
-        return read_invoice(pipeline, (SAMPLES / choice).read_bytes(), choice, record)
+    def refused(state) -> tuple | None:
+        message = sessions.invoice_refused(state)
+        if message is None:
+            return None
+        return f"<div class='invoice'>Not read: {esc(message)}</div>", [], None, gr.update(maximum=1, value=1)
 
-    def on_upload(file):
+    def on_sample(choice, state):
+        state = state or sessions.new()
+        if not choice or Path(choice).name != choice or not (SAMPLES / choice).is_file():
+            return "<div class='invoice'>Pick a sample first.</div>", [], None, gr.update(), state
+        out = refused(state)
+        if out is None:
+            record = json.loads((SAMPLES / choice).with_suffix(".truth.json").read_text(encoding="utf-8"))
+            out = read_invoice(pipeline, (SAMPLES / choice).read_bytes(), choice, record)
+        return (*out, state)
+
+    def on_upload(file, state):
+        state = state or sessions.new()
         if not file:
-            return gr.update(), gr.update(), gr.update(), gr.update(), None
+            return gr.update(), gr.update(), gr.update(), gr.update(), None, state
         path = Path(str(file))
         try:
-            out = read_invoice(pipeline, path.read_bytes(), path.name, None)
+            out = refused(state) or read_invoice(pipeline, path.read_bytes(), path.name, None)
         finally:
             discard(str(path), get_upload_folder())  # not kept
-        return (*out, None)
+        return (*out, None, state)
 
     outputs = [result, pages, image, page]
-    read_sample.click(on_sample, inputs=[sample], outputs=outputs, api_name="invoice_sample", concurrency_limit=2,
-                      concurrency_id="invoice")
-    upload.upload(on_upload, inputs=[upload], outputs=[*outputs, upload], api_name="invoice_upload",
-                  concurrency_limit=2, concurrency_id="invoice")
+    read_sample.click(on_sample, inputs=[sample, session], outputs=[*outputs, session], api_name="invoice_sample",
+                      concurrency_limit=2, concurrency_id="invoice")
+    upload.upload(on_upload, inputs=[upload, session], outputs=[*outputs, upload, session],
+                  api_name="invoice_upload", concurrency_limit=2, concurrency_id="invoice")
     page.change(lambda p, n: p[int(n) - 1] if p and n and 0 < n <= len(p) else None, inputs=[pages, page],
                 outputs=[image], api_name=False)

@@ -139,6 +139,15 @@ class Sessions:
             return exc.message
         return None
 
+    def invoice_refused(self, state: dict) -> str | None:
+        """A friendly message when this browser has had its hourly quota of invoices read, else ``None`` (and the
+        reading counts)."""
+        try:
+            self.access.count(Client(BROWSER, state["id"]), "invoices read")
+        except OverQuota as exc:
+            return exc.message
+        return None
+
     def expire(self, state: dict) -> str | None:
         """Delete unused libraries; a message if this browser's own was among them."""
         ttl = self.settings.session_ttl_minutes * 60

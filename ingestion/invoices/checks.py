@@ -19,13 +19,14 @@ does not know (a label's words read as the value, say) fails a check of its own:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
 from ingestion.invoices.leftovers import COUNTRIES
 
-__all__ = ["run_checks"]
+__all__ = ["misread_text", "run_checks"]
 
 CENT = Decimal("0.01")
 
@@ -86,3 +87,26 @@ def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
                                    f"{fields.subtotal} + {tax} = {fields.subtotal + tax}, the total is "
                                    f"{fields.total}"))
     return checks, missing or not all(c.passed for c in checks)
+
+
+_MIXED = re.compile(r"[A-Z][a-z]+[A-Z]")
+
+
+def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str, str]]:
+    """Doubts for text OCR read with a lower-case letter inside a capitalised word (``PaCK``): a letter misread,
+    which no arithmetic check would catch. Only lines on ``scanned`` pages (read by OCR) are looked at.
+
+    >>> misread_text([InvoiceLine("21212", "PaCK OF 72 CAKE CASES", Decimal("1"), None, None, 2)], {2})
+    [('line 1: text read in mixed case', "line 1 (page 2) reads 'PaCK': a letter may be misread; check it on the page")]
+    """
+    out = []
+    for n, line in enumerate(lines, 1):
+        if line.page not in scanned:
+            continue
+        odd = [t for t in f"{line.code or ''} {line.description or ''}".split()
+               if _MIXED.search(t) and sum(c.isupper() for c in t) >= 2]
+        if odd:
+            out.append((f"line {n}: text read in mixed case", f"line {n} (page {line.page}) reads "
+                                                             f"{odd[0]!r}: a letter may be misread; check it on the page"))
+    return out
+

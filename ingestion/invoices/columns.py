@@ -55,13 +55,15 @@ one) is as empty as the emptiest."""
                     centres.append((w.x0 + w.x1) / 2)
         inside = [x for x in range(lo, hi) if any(c < x for c in centres) and any(c > x + 1 for c in centres)]
         least = min((cover[x - lo] for x in inside), default=min(cover))
-        noise = len(rows) // 20 if any(w.ocr for row in rows for w in row) else 0
+        ocr = any(w.ocr for row in rows for w in row)
+        noise = len(rows) // 20 if ocr else 0
         runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
         a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
         edge = (a + b) / 2
-        if noise and sum(1 for row in rows if any(left.x0 - 2 <= w.cx < edge for w in row)) < len(rows) / 3:
-            edge = _centre_gap(left, right, rows) or edge
+        if ocr and sum(1 for row in rows if any(left.x0 - 2 <= w.cx < edge for w in row)) < len(rows) / 3 and \
+                sum(1 for row in rows if any(edge <= w.cx <= left.x1 + w.height for w in row)) >= len(rows) / 2:
+            edge = _centre_gap(left, right, rows) or edge  # the left heading's values all put right of the edge
         edges.append(edge)
     return edges
 
@@ -114,7 +116,7 @@ def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]
         return columns
     out = []
     for col in columns:
-        words = col.heading
+        words = [piece for w in col.heading for piece in _camel(w)]
         if col.role is not None or len(words) < 2:
             out.append(col)
             continue
@@ -128,6 +130,23 @@ def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]
 
 
 _GUTTER = 3.0
+
+
+def _camel(w: Word) -> list[Word]:
+    """An OCR word with a capital after a small letter (``ShippedSpecification``: the space between two headings
+    lost) cut there, each part given its share of the width.
+
+    >>> [(p.text, p.x0, p.x1) for p in _camel(Word("TakenName", 0, 0, 90, 9, 1, True))]
+    [('Taken', 0.0, 50.0), ('Name', 50.0, 90.0)]
+    """
+    cuts = [m.start() for m in re.finditer(r"(?<=[a-z])(?=[A-Z])", w.text)] if w.ocr else []
+    if not cuts:
+        return [w]
+    step, out, start = (w.x1 - w.x0) / len(w.text), [], 0
+    for end in [*cuts, len(w.text)]:
+        out.append(Word(w.text[start:end], w.x0 + start * step, w.y0, w.x0 + end * step, w.y1, w.page, True))
+        start = end
+    return out
 
 
 def _gutter(left: list[Word], right: list[Word], rows: list[list[Word]]) -> bool:
@@ -144,11 +163,17 @@ def _gutter(left: list[Word], right: list[Word], rows: list[list[Word]]) -> bool
             for x in range(max(lo, int(x0)), min(hi, int(x1) + 1)):
                 cover[x - lo] += 1
     runs = _runs([lo + i for i, c in enumerate(cover) if c == 0])
-    if not runs:
-        return False
-    a, b = max(runs, key=lambda r: r[1] - r[0])
+    a, b = max(runs, key=lambda r: r[1] - r[0]) if runs else (lo, lo)
     if b - a < _GUTTER:
-        return False
+        if not any(w.ocr for w in left + right):
+            return False
+        # OCR may read a narrow column's values and the next one's as one box, their extents overlapping: a
+        # strip no word's centre falls in then shows the edge.
+        centres = sorted(w.cx for row in rows for w in row if lo <= w.cx <= hi)
+        gaps = [(y - x, x, y) for x, y in zip([lo, *centres], [*centres, hi])]
+        width, a, b = max(gaps)
+        if width < 2 * _GUTTER:
+            return False
     edge = (a + b) / 2
     both = sum(1 for row in rows if any(left[0].x0 - 2 <= w.cx < edge for w in row) and
                any(edge < w.cx <= right[-1].x1 + 2 for w in row))

@@ -107,11 +107,12 @@ def currency_mark(text: str) -> str | None:
     return CURRENCIES.get(text.strip("()[]:,.").upper())
 
 
-def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[InvoiceFields, dict[str, Box],
-                                                                                 list[str], dict[str, Box]]:
+def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
+        InvoiceFields, dict[str, Box], list[str], dict[str, Box], list[tuple[str, str]]]:
     """The header fields of the document's ``rows`` (all pages in order), leaving out the table's rows (``skip``),
-    with each field's box, the currencies printed with its money values, and the labels printed with no value
-    that reads as their field (field -> the label's box; a reviewer must look there)."""
+    with each field's box, the currencies printed with its money values, the labels printed with no value
+    that reads as their field (field -> the label's box; a reviewer must look there), and the doubts of the
+    fields found by elimination (:func:`ingestion.invoices.leftovers.eliminate`)."""
     found: dict[str, tuple[object, list[Word]]] = {}
     labelled: set[str] = set()
     unread: dict[str, Box] = {}
@@ -144,8 +145,8 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[I
                 currencies.append(currency)
         setattr(fields, name, value)
         boxes[name] = span(words)
-    eliminate(fields, boxes, rows, skip)
-    return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}
+    doubts = eliminate(fields, boxes, rows, skip)
+    return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}, doubts
 
 
 def printed_currencies(rows: list[list[Word]]) -> list[str]:

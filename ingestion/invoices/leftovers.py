@@ -1,6 +1,7 @@
 """Header fields whose label was not found, read by elimination from the values no label claimed.
 
-A date, a country name and an invoice-number-like token left on page 1 are the invoice's date, country and number;
+A date, a country name and an invoice-number-like token left on page 1 are the invoice's date, country and number
+(when several different ones are, the first is taken and a doubt names the field);
 a lone whole number under or after a word that is not a known label is the customer's number; and the amounts
 printed after the last item row are the totals: the largest (in size) is the total, the next the subtotal, and an
 amount that makes subtotal + it = total the tax. Nothing here is checked against the lines: the checks
@@ -38,48 +39,63 @@ def _taken(w: Word, boxes: dict[str, Box]) -> bool:
 
 
 def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
-              skip: set[tuple[int, float]]) -> None:
-    """Fill the fields whose label was not found from the values no label claimed (``skip``: the table's rows)."""
+              skip: set[tuple[int, float]]) -> list[tuple[str, str]]:
+    """Fill the fields whose label was not found from the values no label claimed (``skip``: the table's rows).
+    Returns the doubts, as (check name, detail): a field taken from several different candidates (two dates, two
+    countries on page 1), which a reviewer must confirm."""
     first = [row for row in rows if row[0].page == 1 and _key(row) not in skip]
-    for r, row in enumerate(first):
+    found: dict[str, list[tuple[object, list[Word]]]] = {"invoice_date": [], "country": [], "invoice_number": []}
+    for row in first:
         free = [w for w in row if not _taken(w, boxes)]
-        if fields.invoice_date is None:
-            _date(fields, boxes, free)
-        if fields.country is None:
-            _country(fields, boxes, free)
-        if fields.invoice_number is None:
-            for w in free:
-                if re.fullmatch(r"C?\d{6,}", w.text):
-                    fields.invoice_number, boxes["invoice_number"] = w.text, span([w])
-                    break
+        found["invoice_date"] += _dates(free)
+        found["country"] += _countries(free)
+        found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text)]
+    doubts = []
+    for name, candidates in found.items():
+        if getattr(fields, name) is not None or not candidates:
+            continue
+        value, words = candidates[0]
+        setattr(fields, name, value)
+        boxes[name] = span(words)
+        distinct = {str(v).lower() for v, _ in candidates}
+        if len(distinct) > 1:
+            label = name.replace("_", " ")
+            doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
+                                                  f"different ones are printed on page 1; {value} was taken: check it"))
     if fields.customer_id is None and skip:
-        _customer(fields, boxes, [row for row in first if _key(row) < min(skip)])
+        _customer(fields, boxes, [row for row in first if _key(row) < min(skip)], doubts)
     if skip:
         _totals(fields, boxes, [row for row in rows if _key(row) > max(skip)])
+    return doubts
 
 
-def _date(fields: InvoiceFields, boxes: dict[str, Box], free: list[Word]) -> None:
-    for i in range(len(free)):
+def _dates(free: list[Word]) -> list[tuple[object, list[Word]]]:
+    out, i = [], 0
+    while i < len(free):
         for n in (4, 3, 1):
-            date = parse_date(" ".join(w.text for w in free[i:i + n]))
+            date = parse_date(" ".join(w.text for w in free[i:i + n])) if i + n <= len(free) else None
             if date:
-                fields.invoice_date, boxes["invoice_date"] = date, span(free[i:i + n])
-                return
+                out.append((date, free[i:i + n]))
+                i += n
+                break
+        else:
+            i += 1
+    return out
 
 
-def _country(fields: InvoiceFields, boxes: dict[str, Box], free: list[Word]) -> None:
-    text = " ".join(w.text for w in free).lower()
-    for name in COUNTRIES:
-        if re.search(rf"\b{re.escape(name)}\b", text):
-            n = len(name.split())
-            for i in range(len(free)):
-                if " ".join(w.text for w in free[i:i + n]).lower() == name:
-                    fields.country, boxes["country"] = " ".join(w.text for w in free[i:i + n]), span(free[i:i + n])
-                    return
-            return
+def _countries(free: list[Word]) -> list[tuple[str, list[Word]]]:
+    out = []
+    for i in range(len(free)):
+        for n in (3, 2, 1):
+            text = " ".join(w.text for w in free[i:i + n]) if i + n <= len(free) else ""
+            if text.lower() in COUNTRIES:
+                out.append((text, free[i:i + n]))
+                break
+    return out
 
 
-def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]) -> None:
+def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
+              doubts: list[tuple[str, str]]) -> None:
     """A lone number of 4 to 8 digits with a word label of its own (just before it, or just above it on the row
     above) is the customer's, when it is the only one above the table (a phone or VAT number has numbers beside
     it, and is not alone)."""
@@ -100,6 +116,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                 found.append(w)
     if len(found) == 1:
         fields.customer_id, boxes["customer_id"] = found[0].text, span(found)
+    elif len(found) > 1:
+        doubts.append(("customer ID told apart", f"no known label names the customer, and {len(found)} numbers "
+                                                 "standing alone under or after a label could be its number; none "
+                                                 "was taken: check the page"))
 
 
 def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]) -> None:
@@ -128,6 +148,6 @@ def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]
         fields.subtotal, boxes["subtotal"] = value, span(words)
     if fields.tax is None and fields.subtotal is not None and fields.total is not None:
         for value, words in amounts:
-            if fields.subtotal + value == fields.total and value:
+            if fields.subtotal + value == fields.total:
                 fields.tax, boxes["tax"] = value, span(words)
                 break

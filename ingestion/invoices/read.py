@@ -9,7 +9,7 @@ invented for it.
 from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
-from ingestion.invoices.checks import run_checks
+from ingestion.invoices.checks import misread_text, run_checks
 from ingestion.invoices.header import document_currency, printed_currencies, read_header
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
@@ -54,17 +54,24 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
         return InvoiceReading(is_invoice=False, pages=count, note=f"Not read as an invoice: {why}.")
     table = read_table(pages)
     rows = [row for page in pages for row in page]
-    fields, boxes, currencies, unread = read_header(rows, table.used)
+    fields, boxes, currencies, unread, doubts = read_header(rows, table.used)
     has_table = bool(table.lines) and "amount" in table.roles and ("quantity" in table.roles or
                                                                    "unit_price" in table.roles)
     if not has_table and fields.invoice_number is None and fields.total is None:
         return InvoiceReading(is_invoice=False, pages=count,
                               note="Not an invoice: no invoice number or total label and no line-item table.")
-    fields.currency = document_currency(currencies, table.currencies, printed_currencies(rows))
+    named = printed_currencies(rows)
+    fields.currency = document_currency(currencies, table.currencies, named)
+    if not currencies and not table.currencies and len(set(named)) > 1:
+        doubts.append(("currency told apart", f"no amount carries a currency and {len(set(named))} are named "
+                                              f"({', '.join(sorted(set(named)))}); {fields.currency} was taken: "
+                                              "check it"))
     boxes.update(table.boxes)
     checks, review = run_checks(fields, table.lines, unread)
-    checks += [InvoiceCheck(name, False, detail) for name, detail in table.doubts]
-    review = review or bool(table.doubts)
+    doubts += table.doubts + misread_text(table.lines, {w.page for page in pages for row in page for w in row
+                                                        if w.ocr})
+    checks += [InvoiceCheck(name, False, detail) for name, detail in doubts]
+    review = review or bool(doubts)
     boxes.update({f"{name}.label": box for name, box in unread.items() if name not in boxes})
     return InvoiceReading(is_invoice=True, fields=fields, lines=table.lines, checks=checks, needs_review=review,
                           boxes={k: v for k, v in boxes.items() if v is not None}, pages=count)

@@ -11,6 +11,7 @@ Coordinates are PDF points, origin top left.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -64,8 +65,13 @@ def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: in
 
     >>> [(w.text, w.x0, w.x1) for w in split_line("ab cd", 0, 0, 50, 10, 1)]
     [('ab', 0.0, 20.0), ('cd', 30.0, 50.0)]
+
+    A label's colon read against the value after it is a word's end (``country:United``):
+
+    >>> [w.text for w in split_line("Ship to country:United Kingdom at 10:30", 0, 0, 390, 10, 1)]
+    ['Ship', 'to', 'country:', 'United', 'Kingdom', 'at', '10:30']
     """
-    text = _clean(text)
+    text = re.sub(r"(?<=[A-Za-z]):(?=[A-Za-z0-9£€$])", ": ", _clean(text))
     step = (x1 - x0) / max(len(text), 1)
     out, start = [], 0
     for piece in text.split(" "):

@@ -115,3 +115,19 @@ def test_a_document_that_is_not_an_invoice_says_so(pipeline):
 
     html, pages, first, _ = read_invoice(pipeline, render_non_invoice(2), "letter.pdf", None)
     assert "Not an invoice" in html and pages == [] and first is None
+
+
+def test_a_browser_that_had_its_hourly_invoices_read_is_told_so_and_another_is_not(tmp_path):
+    from gradio_client import Client
+
+    from pipeline import Pipeline
+    from settings import Settings
+
+    pipeline = Pipeline(Settings.preset("tests", data_dir=tmp_path / "storage", session_max_invoices_per_hour=2))
+    with serve(pipeline) as url:
+        alice, bob = Client(url + "/", verbose=False), Client(url + "/", verbose=False)
+        for _ in range(2):
+            assert "Every check passed" in alice.predict("dev-a-536370.pdf", api_name="/invoice_sample")[0]
+        html = alice.predict("dev-a-536370.pdf", api_name="/invoice_sample")[0]
+        assert "Not read: This session has had 2 invoices read in the last hour" in html
+        assert "Every check passed" in bob.predict("dev-a-536370.pdf", api_name="/invoice_sample")[0]

@@ -128,3 +128,17 @@ def test_a_country_that_is_no_country_name_is_flagged_not_passed_on():
     fields = InvoiceFields("536365", dt.date(2010, 12, 1), country="Posting day", currency="GBP", total=Decimal("1"))
     checks, review = run_checks(fields, [])
     assert review and [c.name for c in checks if not c.passed] == ["country read"]
+
+
+def test_a_field_taken_from_several_different_unlabelled_values_is_flagged():
+    # No known label: the seller's country and the delivery country, two dates; each first one taken and doubted.
+    from ingestion.invoices.leftovers import eliminate
+
+    def row(y, *texts):
+        return [Word(t, 50 + 80 * i, y - 5, 110 + 80 * i, y + 5, 1) for i, t in enumerate(texts)]
+    rows = [row(100, "Hartwell", "Gifts", "France"), row(115, "Deliver", "to:", "Germany"),
+            row(130, "Raised", "on:", "2010-12-01"), row(145, "Due:", "2010-12-31"), row(160, "Folio:", "536365")]
+    fields, boxes = InvoiceFields(), {}
+    doubts = eliminate(fields, boxes, rows, set())
+    assert (fields.country, fields.invoice_date, fields.invoice_number) == ("France", dt.date(2010, 12, 1), "536365")
+    assert [name for name, _ in doubts] == ["invoice date told apart", "country told apart"]
