@@ -109,4 +109,3 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
             out.append((f"line {n}: text read in mixed case", f"line {n} (page {line.page}) reads "
                                                              f"{odd[0]!r}: a letter may be misread; check it on the page"))
     return out
-

@@ -36,8 +36,12 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
     middles of words reaching into that span lie on both sides: a strip beside all of them (a margin under a
     heading wider than its values, or a column the rows leave empty) is as empty as nothing, and is taken only
     when it lies more within the headings' gap. Words OCR read in one line touch their neighbours, their x
-    positions being estimates; they count only over their middle, and a strip one row in twenty covers (from
-one) is as empty as the emptiest."""
+    positions being estimates; they count only over their middle, and from twenty rows on, a strip one row in
+    twenty covers is as empty as the emptiest. On OCR rows, an edge that leaves the left heading's values all to
+    its right (read in one box with the next column's, their extents overlapping) gives way to the middle of the
+    widest gap between word centres (:func:`_centre_gap`)."""
+    ocr = any(w.ocr for row in rows for w in row)
+    noise = len(rows) // 20 if ocr else 0
     edges = []
     for left, right in zip(columns, columns[1:]):
         lo, hi = int(left.x0) + 1, int(right.x1) - 1
@@ -52,11 +56,9 @@ one) is as empty as the emptiest."""
                 for x in range(max(lo, int(x0)), min(hi, int(x1) + 1)):
                     cover[x - lo] += 1
                 if w.x0 < hi and w.x1 > lo:
-                    centres.append((w.x0 + w.x1) / 2)
+                    centres.append(w.cx)
         inside = [x for x in range(lo, hi) if any(c < x for c in centres) and any(c > x + 1 for c in centres)]
         least = min((cover[x - lo] for x in inside), default=min(cover))
-        ocr = any(w.ocr for row in rows for w in row)
-        noise = len(rows) // 20 if ocr else 0
         runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
         a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))

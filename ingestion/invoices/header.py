@@ -16,7 +16,7 @@ from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, match_words
-from ingestion.invoices.words import Word, span
+from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
 
@@ -117,7 +117,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
     labelled: set[str] = set()
     unread: dict[str, Box] = {}
     for r, row in enumerate(rows):
-        if (row[0].page, round(sum(w.cy for w in row) / len(row), 1)) in skip:
+        if row_key(row) in skip:
             continue
         matches = match_words(row, LABELS)
         for k, m in enumerate(matches):

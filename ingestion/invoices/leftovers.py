@@ -1,10 +1,10 @@
 """Header fields whose label was not found, read by elimination from the values no label claimed.
 
 A date, a country name and an invoice-number-like token left on page 1 are the invoice's date, country and number
-(when several different ones are, the first is taken and a doubt names the field);
-a lone whole number under or after a word that is not a known label is the customer's number; and the amounts
-printed after the last item row are the totals: the largest (in size) is the total, the next the subtotal, and an
-amount that makes subtotal + it = total the tax. Nothing here is checked against the lines: the checks
+(when several different ones are, the first is taken and a doubt names the field); a lone whole number under or
+after a word that is not a known label is the customer's number; and the amounts printed after the last item row
+are the totals: the largest (in size) is the total, the next the subtotal, and an amount that makes
+subtotal + it = total the tax. Nothing here is checked against the lines: the checks
 (:mod:`ingestion.invoices.checks`) then test these values as they test labelled ones.
 """
 
@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.values import parse_date, parse_money
-from ingestion.invoices.words import Word, span
+from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "eliminate"]
 
@@ -29,10 +29,6 @@ _CUSTOMER = re.compile(r"\d{4,8}")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z.\-]*:?")
 
 
-def _key(row: list[Word]) -> tuple[int, float]:
-    return row[0].page, round(sum(w.cy for w in row) / len(row), 1)
-
-
 def _taken(w: Word, boxes: dict[str, Box]) -> bool:
     return any(b and b.page == w.page and b.x0 - 0.5 <= w.cx <= b.x1 + 0.5 and b.y0 - 0.5 <= w.cy <= b.y1 + 0.5
                for b in boxes.values())
@@ -43,7 +39,7 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     """Fill the fields whose label was not found from the values no label claimed (``skip``: the table's rows).
     Returns the doubts, as (check name, detail): a field taken from several different candidates (two dates, two
     countries on page 1), which a reviewer must confirm."""
-    first = [row for row in rows if row[0].page == 1 and _key(row) not in skip]
+    first = [row for row in rows if row[0].page == 1 and row_key(row) not in skip]
     found: dict[str, list[tuple[object, list[Word]]]] = {"invoice_date": [], "country": [], "invoice_number": []}
     for row in first:
         free = [w for w in row if not _taken(w, boxes)]
@@ -63,9 +59,9 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
             doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
     if fields.customer_id is None and skip:
-        _customer(fields, boxes, [row for row in first if _key(row) < min(skip)], doubts)
+        _customer(fields, boxes, [row for row in first if row_key(row) < min(skip)], doubts)
     if skip:
-        _totals(fields, boxes, [row for row in rows if _key(row) > max(skip)])
+        _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)])
     return doubts
 
 

@@ -28,7 +28,7 @@ from core.invoices import Box, InvoiceLine
 from ingestion.invoices.columns import Column, assign_roles, boundaries, split_unknown
 from ingestion.invoices.values import parse_money, parse_quantity
 from ingestion.invoices.vocab import HEADINGS, LABELS, match_words
-from ingestion.invoices.words import Word, span, split_at
+from ingestion.invoices.words import Word, row_key, span, split_at
 
 __all__ = ["Heading", "Table", "find_heading", "read_table"]
 
@@ -137,9 +137,9 @@ def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> l
 
 
 def _groups(words: list[Word]) -> list[list[Word]]:
-    """Neighbouring words as one unknown heading each: closer than half their height (a space or two; a narrow
-    column's heading may stand closer than a line's height to the next), or than 0.8 of it read by OCR, whose
-    word boxes are estimates."""
+    """Neighbouring words closer than half their height (a space or two; a narrow column's heading may stand
+    closer than a line's height to the next) as one unknown heading each; OCR's estimated word boxes can join two
+    headings, which :func:`ingestion.invoices.columns.split_unknown` parts again."""
     groups: list[list[Word]] = []
     for w in sorted(words, key=lambda w: w.x0):
         if groups and w.x0 - groups[-1][-1].x1 < 0.5 * w.height:
@@ -177,7 +177,7 @@ def _body(rows: list[list[Word]], start: int) -> list[list[Word]]:
 def _cells(row: list[Word], edges: list[float], columns: list[Column]) -> dict[str, list[Word]]:
     out: dict[str, list[Word]] = {}
     for w in _cut(row, edges):
-        k = sum(1 for e in edges if (w.x0 + w.x1) / 2 >= e)
+        k = sum(1 for e in edges if w.cx >= e)
         role = columns[k].role
         if role:
             out.setdefault(role, []).append(w)
@@ -193,7 +193,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         if heading is None:
             continue
         index, columns, two_row, last, sure = heading
-        table.used |= {(rows[index][0].page, _centre(r)) for r in rows[index:last + 1]}
+        table.used |= {row_key(r) for r in rows[index:last + 1]}
         if not sure:
             continue  # the page's lines are left unread rather than read into the wrong columns
         body = _body(rows, last + 1)
@@ -206,12 +206,12 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                  "amount either way); check which is the quantity and which the code"))
         table.roles |= {c.role for c in columns if c.role}
         if two_row:
-            table.used.add((rows[index][0].page, _centre(rows[index - 1])))
+            table.used.add(row_key(rows[index - 1]))
         for row in body:
             cells = _cells(row, edges, columns)
             if _totals_row(row, cells, table.roles):
                 break  # a totals row whose label the vocabulary does not know: the header reads it
-            table.used.add((row[0].page, _centre(row)))
+            table.used.add(row_key(row))
             if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
@@ -257,16 +257,12 @@ def _cut(row: list[Word], edges: list[float]) -> list[Word]:
 def _split(row: list[Word], edges: list[float], n: int) -> list[list[Word]]:
     out: list[list[Word]] = [[] for _ in range(n)]
     for w in _cut(row, edges):
-        out[sum(1 for e in edges if (w.x0 + w.x1) / 2 >= e)].append(w)
+        out[sum(1 for e in edges if w.cx >= e)].append(w)
     return out
 
 
 def _texts(words: list[Word]) -> str:
     return " ".join(w.text for w in words)
-
-
-def _centre(row: list[Word]) -> float:
-    return round(sum(w.cy for w in row) / len(row), 1)
 
 
 def _extend(table: Table, cells: dict[str, list[Word]]) -> None:

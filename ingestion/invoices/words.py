@@ -20,7 +20,7 @@ import pymupdf
 
 from core.invoices import Box
 
-__all__ = ["Word", "box_slope", "group_rows", "ocr_words", "page_words", "skew", "span", "split_at"]
+__all__ = ["Word", "box_slope", "group_rows", "ocr_words", "page_words", "row_key", "skew", "span", "split_at"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,11 @@ def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
         half = float((np.linalg.norm(pts[3] - pts[0]) + np.linalg.norm(pts[2] - pts[1])) / 4)
         words += split_line(text, x0, cy - half, x1, cy + half, number)
     return words
+
+
+def row_key(row: list[Word]) -> tuple[int, float]:
+    """A row's page and centre line (to 0.1 pt): how the table tells the header which rows it used."""
+    return row[0].page, round(sum(w.cy for w in row) / len(row), 1)
 
 
 def split_at(word: Word, x: float) -> list[Word]:
