@@ -158,6 +158,10 @@ class RapidOcrEngine:
         if det_max_side:
             params.update({"Det.limit_type": "max", "Det.limit_side_len": det_max_side})
         self._ocr = RapidOCR(params=params)
+        # The engine keeps a call's options for the calls after it; reading a document passes its own each time,
+        # so a caller that changed them (the invoice reader: a lower box threshold, word boxes) changes nothing here.
+        self._options = {"box_thresh": float(self._ocr.cfg.Det.box_thresh), "return_word_box": False,
+                         "return_single_char_box": False}
         # onnxruntime sessions already use every core; concurrent calls would only compete for them.
         self._lock = threading.Lock()
 
@@ -168,7 +172,7 @@ class RapidOcrEngine:
         # RapidOCR takes arrays as OpenCV's BGR.
         bgr = np.ascontiguousarray(image[:, :, ::-1])
         with self._lock:
-            out = self._ocr(bgr)
+            out = self._ocr(bgr, **self._options)
         if out.boxes is None or not out.txts:
             return OcrText("", 0.0)
         boxes = [

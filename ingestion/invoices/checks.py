@@ -25,6 +25,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
 from ingestion.invoices.leftovers import COUNTRIES
+from ingestion.invoices.lookalike import lookalike
 
 __all__ = ["misread_text", "run_checks"]
 
@@ -93,19 +94,29 @@ _MIXED = re.compile(r"[A-Z][a-z]+[A-Z]")
 
 
 def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str, str]]:
-    """Doubts for text OCR read with a lower-case letter inside a capitalised word (``PaCK``): a letter misread,
-    which no arithmetic check would catch. Only lines on ``scanned`` pages (read by OCR) are looked at.
+    """Doubts for text OCR may have misread, which no arithmetic check would catch: a lower-case letter inside a
+    capitalised word (``PaCK``), or a word that is not English but one look-alike letter from an English word
+    (``TRADITIONAI``, :func:`ingestion.invoices.lookalike.lookalike`). Only lines on ``scanned`` pages (read by
+    OCR) are looked at.
 
     >>> misread_text([InvoiceLine("21212", "PaCK OF 72 CAKE CASES", Decimal("1"), None, None, 2)], {2})
     [('line 1: text read in mixed case', "line 1 (page 2) reads 'PaCK': a letter may be misread; check it on the page")]
+    >>> misread_text([InvoiceLine("22965", "3 TRADITIONAI BISCUIT CUTTERS", Decimal("6"), None, None, 1)], {1})[0][1]
+    "line 1 (page 1) reads 'TRADITIONAI', which is not a word; 'TRADITIONAL' is: a letter may be misread; check it on the page"
     """
     out = []
     for n, line in enumerate(lines, 1):
         if line.page not in scanned:
             continue
-        odd = [t for t in f"{line.code or ''} {line.description or ''}".split()
-               if _MIXED.search(t) and sum(c.isupper() for c in t) >= 2]
+        words = f"{line.code or ''} {line.description or ''}".split()
+        odd = [t for t in words if _MIXED.search(t) and sum(c.isupper() for c in t) >= 2]
         if odd:
             out.append((f"line {n}: text read in mixed case", f"line {n} (page {line.page}) reads "
                                                              f"{odd[0]!r}: a letter may be misread; check it on the page"))
+            continue
+        near = next(((t, w) for t in words if (w := lookalike(t))), None)
+        if near:
+            out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads {near[0]!r}, "
+                                                                f"which is not a word; {near[1]!r} is: a letter may be "
+                                                                "misread; check it on the page"))
     return out

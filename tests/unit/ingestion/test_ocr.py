@@ -216,3 +216,17 @@ def test_layout_separates_paragraphs_at_large_gaps():
 
 def test_layout_of_nothing_is_empty():
     assert ocr._layout([]) == OcrText("", 0.0)
+
+
+def test_a_document_page_reads_the_same_after_an_invoice_scan_was_read(scanned_doc, scanned_results):
+    # The engine keeps a call's options for later calls; the invoice reader asks for a lower box threshold and
+    # character boxes, which must not change how the next document page is read.
+    from ingestion.invoices.words import ocr_words
+
+    assert ocr_words(scanned_doc[0], 1)
+    engine = get_engine("rapidocr")
+    assert engine._ocr.cfg.Det.box_thresh != engine._options["box_thresh"]  # the invoice call's options are set
+    again = ocr_page(scanned_doc[0])
+    assert again == scanned_results[0]
+    assert engine._ocr.cfg.Det.box_thresh == engine._options["box_thresh"]
+    assert engine._ocr.return_word_box is False

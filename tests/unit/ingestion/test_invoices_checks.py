@@ -1,0 +1,165 @@
+"""The invoice checks a reviewer relies on: each names what failed, none passes a wrong sum, and an invoice goes to
+review exactly when a check failed or a value a check needs is missing."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from core.invoices import InvoiceFields, InvoiceLine
+from ingestion.invoices.checks import misread_text, run_checks
+from ingestion.invoices.lookalike import lookalike
+
+D = Decimal
+
+
+def _fields(**kw) -> InvoiceFields:
+    base = dict(invoice_number="536365", invoice_date=dt.date(2010, 12, 1), currency="GBP", subtotal=D("5.00"),
+                total=D("5.00"))
+    return InvoiceFields(**{**base, **kw})
+
+
+def _line(qty="2", price="1.25", amount="2.50", code="A", page=1, description="MUG") -> InvoiceLine:
+    return InvoiceLine(code, description, None if qty is None else D(qty), None if price is None else D(price),
+                       None if amount is None else D(amount), page)
+
+
+def _failed(checks) -> dict[str, str]:
+    assert all(c.passed is True or c.passed is False for c in checks)  # the API answers true or false, never null
+    return {c.name: c.detail for c in checks if c.passed is False}
+
+
+def test_an_invoice_whose_every_sum_agrees_needs_no_review():
+    checks, review = run_checks(_fields(), [_line(), _line(code="B")])
+    assert not review and all(c.passed for c in checks)
+    assert [c.name for c in checks] == ["line 1: quantity x unit price", "line 2: quantity x unit price",
+                                        "lines sum to subtotal", "subtotal + tax = total"]
+    assert checks[0].detail == "line 1 (page 1, A): 2 x 1.25 = 2.50, amount printed 2.50"
+
+
+def test_a_line_off_by_a_cent_fails_and_is_named_with_its_page_and_code():
+    checks, review = run_checks(_fields(subtotal=D("5.01"), total=D("5.01")),
+                                [_line(), _line(amount="2.51", code="22632", page=3)])
+    assert review
+    assert _failed(checks) == {"line 2: quantity x unit price":
+                               "line 2 (page 3, 22632): 2 x 1.25 = 2.50, amount printed 2.51"}
+
+
+def test_a_product_is_rounded_half_up_to_the_cent():
+    checks, _ = run_checks(_fields(subtotal=D("1.01"), total=D("1.01")), [_line("3", "0.335", "1.01")])
+    assert all(c.passed for c in checks)
+    checks, _ = run_checks(_fields(subtotal=D("1.00"), total=D("1.00")), [_line("3", "0.335", "1.00")])
+    assert "line 1: quantity x unit price" in _failed(checks)
+
+
+def test_a_line_without_code_says_so():
+    checks, _ = run_checks(_fields(subtotal=D("2.50"), total=D("2.50")), [_line(code=None)])
+    assert checks[0].detail.startswith("line 1 (page 1, no code):")
+
+
+def test_a_line_missing_a_number_fails_and_asks_for_review():
+    checks, review = run_checks(_fields(subtotal=D("2.50"), total=D("2.50")), [_line(price=None)])
+    assert review
+    assert _failed(checks) == {"line 1: quantity x unit price":
+                               "line 1 (page 1) lacks its quantity, unit price or amount"}
+
+
+def test_every_line_is_checked_after_one_that_lacks_a_number():
+    checks, _ = run_checks(_fields(subtotal=D("5.10"), total=D("5.10")), [_line(price=None), _line(amount="2.60")])
+    assert set(_failed(checks)) == {"line 1: quantity x unit price", "line 2: quantity x unit price"}
+    checks, _ = run_checks(_fields(subtotal=D("0.00"), total=D("0.00")), [_line(amount=None)])
+    assert [c.detail for c in checks if c.name == "lines sum to subtotal"] == [
+        "the 1 line amounts sum to 0.00, the subtotal is 0.00"]
+
+
+def test_lines_are_summed_to_the_subtotal_or_without_one_to_the_total():
+    lines = [_line(), _line(code="B")]
+    assert _failed(run_checks(_fields(subtotal=D("4.99")), lines)[0])["lines sum to subtotal"] == \
+        "the 2 line amounts sum to 5.00, the subtotal is 4.99"
+    checks, review = run_checks(_fields(subtotal=None, total=D("5.00")), lines)
+    assert not review and "lines sum to total" in [c.name for c in checks]
+    assert "subtotal + tax = total" not in [c.name for c in checks]
+    checks, review = run_checks(_fields(subtotal=None, total=D("5.10")), lines)
+    assert review and _failed(checks) == {"lines sum to total": "the 2 line amounts sum to 5.00, the total is 5.10"}
+
+
+def test_subtotal_and_tax_must_make_the_total():
+    lines = [_line(), _line(code="B")]
+    checks, review = run_checks(_fields(tax=D("1.00"), total=D("6.00")), lines)
+    assert not review
+    assert [c.detail for c in checks if c.name == "subtotal + tax = total"] == ["5.00 + 1.00 = 6.00, the total is 6.00"]
+    checks, review = run_checks(_fields(tax=D("1.00"), total=D("5.00")), lines)
+    assert review and _failed(checks) == {"subtotal + tax = total": "5.00 + 1.00 = 6.00, the total is 5.00"}
+    checks, _ = run_checks(_fields(total=D("5.00")), lines)  # no tax printed counts as none
+    assert [c.detail for c in checks if c.name == "subtotal + tax = total"] == ["5.00 + 0.00 = 5.00, the total is 5.00"]
+
+
+def test_each_field_every_invoice_prints_must_be_read():
+    for name, label in (("invoice_number", "invoice number"), ("invoice_date", "invoice date"),
+                        ("currency", "currency"), ("total", "total")):
+        checks, review = run_checks(_fields(**{name: None}), [_line(), _line(code="B")])
+        assert review
+        assert _failed(checks)[f"{label} read"] == (f"no {label} was read: every invoice prints one; read it "
+                                                   "from the page")
+    checks, review = run_checks(_fields(customer_id=None, country=None, tax=None), [_line(), _line(code="B")])
+    assert not review  # these an invoice may leave out
+
+
+def test_a_label_printed_without_a_value_fails_once():
+    checks, review = run_checks(_fields(), [_line(), _line(code="B")], unread=["customer_id", "total"])
+    assert review
+    assert _failed(checks) == {"customer ID read": "its label is printed but no customer ID could be read next "
+                                                   "to it or below it"}
+
+
+def test_a_country_is_checked_against_the_names_known():
+    lines = [_line(), _line(code="B")]
+    assert run_checks(_fields(country="united kingdom"), lines) == (run_checks(_fields(country="France"), lines)[0],
+                                                                    False)
+    checks, review = run_checks(_fields(country="Ship to"), lines)
+    assert review and _failed(checks) == {"country read": "'Ship to' is not a country name this reader knows: "
+                                                          "check the country on the page"}
+
+
+def test_an_invoice_with_no_line_read_asks_for_review():
+    checks, review = run_checks(_fields(), [])
+    assert review and all(c.passed for c in checks)
+    assert [c.name for c in checks] == ["subtotal + tax = total"]
+
+
+def test_text_in_mixed_case_is_doubted_only_on_scanned_pages():
+    lines = [_line(description="PaCK OF 72"), _line(description="Pack of 72", page=2),
+             _line(description="iPod DOCK", page=2)]
+    assert misread_text(lines, scanned={1}) == [
+        ("line 1: text read in mixed case", "line 1 (page 1) reads 'PaCK': a letter may be misread; check it on "
+                                            "the page")]
+    assert misread_text(lines, scanned={2}) == []  # one capital (Pack) or one after a small letter (iPod)
+    both = [_line(description="PaCK OF 72"), _line(description="MuG", page=2), _line(description="BaG", page=2)]
+    assert [name for name, _ in misread_text(both, scanned={2})] == ["line 2: text read in mixed case",
+                                                                     "line 3: text read in mixed case"]
+    coded = [_line(code="AbC12", description="MUG")]
+    assert [name for name, _ in misread_text(coded, scanned={1})] == ["line 1: text read in mixed case"]
+
+
+def test_a_word_one_look_alike_from_english_is_doubted_once_per_line():
+    lines = [_line(description="3 TRADITIONAI BISCUIT 5HED"), _line(description="PaCK TRADITIONAI"),
+             _line(description="RETROSPOT BAG")]
+    doubts = misread_text(lines, scanned={1})
+    assert doubts == [
+        ("line 1: a word read may be misread", "line 1 (page 1) reads 'TRADITIONAI', which is not a word; "
+                                               "'TRADITIONAL' is: a letter may be misread; check it on the page"),
+        ("line 2: text read in mixed case", "line 2 (page 1) reads 'PaCK': a letter may be misread; check it on "
+                                            "the page")]
+
+
+def test_a_look_alike_is_sought_in_letters_not_in_codes_or_short_words():
+    assert lookalike("C0LOUR") == "COLOUR" and lookalike("c0lour") == "colour"
+    assert lookalike("SHED,") is None and lookalike("5HED,") == "SHED"  # punctuation around a word is not its own
+    assert lookalike("5H") is None  # too short to tell
+    assert lookalike("8500") is None and lookalike("85O0") is None  # a number, or mostly digits
+    assert lookalike("B'FLY") is None  # not letters and digits only
+    assert lookalike("W1NKLE") == "WINKLE" and lookalike("WINKLE") is None
+    assert lookalike("B0X") == "BOX"  # three letters are enough
+    assert lookalike("BOIL") is None  # English already, though a swap makes another word (BOLL)
+    assert lookalike("SIQTH") is None  # only look-alikes are swapped: Q is no X
+    assert lookalike("C0LOurs") == "colours"  # capitals only when most letters are
