@@ -80,7 +80,7 @@ def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: in
     >>> [w.text for w in split_line("Ship to country:United Kingdom at 10:30", 0, 0, 390, 10, 1)]
     ['Ship', 'to', 'country:', 'United', 'Kingdom', 'at', '10:30']
     """
-    text = re.sub(r"(?<=[A-Za-z]):(?=[A-Za-z0-9£€$])", ": ", _clean(text))
+    text = _line_text(text)
     step = (x1 - x0) / max(len(text), 1)
     out, start = [], 0
     for piece in text.split(" "):
@@ -88,6 +88,11 @@ def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: in
             out.append(Word(piece, x0 + start * step, y0, x0 + (start + len(piece)) * step, y1, number, True))
         start += len(piece) + 1
     return out
+
+
+def _line_text(text: str) -> str:
+    """An OCR line's text cleaned (:func:`_clean`), a label's colon read against the value after it parted."""
+    return re.sub(r"(?<=[A-Za-z]):(?=[A-Za-z0-9£€$])", ": ", _clean(text))
 
 
 # What the recogniser reads for a lone "1" or a dash: a CJK "one" and its kin.
@@ -123,10 +128,11 @@ def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
         return []
     scale = page.rect.width / image.shape[1]
     chars = out.word_results if len(out.word_results) == len(out.txts) else [()] * len(out.txts)
-    boxes = [(np.asarray(points, dtype=float) * scale, text.strip(), line) for points, text, line
-             in zip(out.boxes, out.txts, chars) if text.strip()]
+    # Each text box as (its corners in pixels, in points, its text, its characters with their boxes).
+    boxes = [(quad, quad * scale, text.strip(), line) for quad, text, line in
+             zip((np.asarray(q, dtype=float) for q in out.boxes), out.txts, chars) if text.strip()]
     angle = skew([(float(p[:, 0].mean()), float(p[:, 1].mean()), float(np.ptp(p[:, 0])), float(np.ptp(p[:, 1])))
-                  for p, _, _ in boxes], around=box_slope([p for p, _, _ in boxes]))
+                  for _, p, _, _ in boxes], around=box_slope([p for _, p, _, _ in boxes]))
     cos, sin = math.cos(-angle), math.sin(-angle)
 
     def level_x(pts: np.ndarray) -> tuple[float, float]:
@@ -135,15 +141,13 @@ def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
 
     ink = image.min(axis=2) < _INK
     placed = []
-    for (pts, text, line), quad in zip(boxes, (q for q, t in zip(out.boxes, out.txts) if t.strip())):
-        level = np.stack([pts[:, 0] * cos - pts[:, 1] * sin, pts[:, 0] * sin + pts[:, 1] * cos], axis=1)
-        x0, x1 = float(level[:, 0].min()), float(level[:, 0].max())
-        cy = float(level[:, 1].mean())
+    for quad, pts, text, line in boxes:
+        x0, x1 = level_x(pts)
+        cy = float((pts[:, 0] * sin + pts[:, 1] * cos).mean())
         half = float((np.linalg.norm(pts[3] - pts[0]) + np.linalg.norm(pts[2] - pts[1])) / 4)
         spans = [(c, *level_x(np.asarray(b, dtype=float) * scale)) for c, _, b in line if b is not None]
         shift = float(pts[:, 1].mean()) * sin
-        blanks = [(a * scale * cos - shift, b * scale * cos - shift) for a, b in
-                  blank_runs(ink, np.asarray(quad, dtype=float))]
+        blanks = [(a * scale * cos - shift, b * scale * cos - shift) for a, b in blank_runs(ink, quad)]
         placed.append((text, spans, blanks, (x0, cy - half, x1, cy + half)))
     space = _space([(text, spans, blanks) for text, spans, blanks, _ in placed])
     words = []
@@ -214,7 +218,7 @@ def place_line(text: str, chars: list[tuple[str, float, float]], y0: float, y1: 
     [('6', 0, 6, ()), ('MUG', 20, 41, (27.5, 34.5))]
     """
     spread = [(ch, a, b) for c, a, b in chars for ch in _clean(c)]
-    text = re.sub(r"(?<=[A-Za-z]):(?=[A-Za-z0-9£€$])", ": ", _clean(text))
+    text = _line_text(text)
     if "".join(c for c, _, _ in spread) != text.replace(" ", "") or not spread:
         return []
     out, k = [], 0
