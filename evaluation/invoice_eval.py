@@ -44,7 +44,8 @@ from evaluation.common import RESULTS
 __all__ = ["Score", "Tally", "lines_right", "main", "score"]
 
 LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
-GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "held": "held aside",
+GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
+          "held": "held aside",
           "none": "not invoices"}
 
 

@@ -22,6 +22,12 @@ Families (the drawing of each is in :mod:`evaluation.invoice_render`):
   the currency named by a header field or by the total's label and nowhere else, negatives in parentheses, with
   the minus or ``CR`` after the number, numbers grouped by apostrophes or not at all, and the header fields in
   any order.
+- ``dev-e`` **ledger**: drawn as the classic one, with what a ledger system prints around the wanted values, each
+  of the same type as one of them (:data:`evaluation.invoice_wordings.LEDGER`): a due date and an order number
+  among the header fields (in any order), a first column counting the lines (1, 2, 3 ...), a tax-rate column when
+  tax is charged (half the time), the customer's address with its country above the table, the seller's bank
+  details (an account number) under the totals, column headings of two words stacked on two lines (half the
+  time), and about a third of the labels and headings in :data:`UNKNOWN` wordings.
 - ``held``: the held-aside family (see its own section at the end of this module).
 
 The money truth is in the records' amounts; a layout only says which currency they are printed as (GBP, EUR or
@@ -51,11 +57,11 @@ from decimal import Decimal
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from evaluation.invoice_wordings import CURRENCY_LABELS, DEV, DEV_FORMATS, UNKNOWN, VARIANT_FORMATS
+from evaluation.invoice_wordings import CURRENCY_LABELS, DEV, DEV_FORMATS, LEDGER, UNKNOWN, VARIANT_FORMATS
 
 __all__ = ["DEV", "DEV_FAMILIES", "FAMILIES", "HELD", "UNKNOWN", "Column", "Layout", "layout", "vocabulary"]
 
-DEV_FAMILIES = ("dev-a", "dev-b", "dev-c", "dev-d")
+DEV_FAMILIES = ("dev-a", "dev-b", "dev-c", "dev-d", "dev-e")
 FAMILIES = (*DEV_FAMILIES, "held")
 FONTS = {"Helvetica": ("Helvetica", "Helvetica-Bold"), "Times": ("Times-Roman", "Times-Bold"),
          "Courier": ("Courier", "Courier-Bold")}
@@ -205,6 +211,9 @@ ORDERS = {
               ("code", "description", "unit_price", "quantity", "amount")),
     "dev-c": (("code", "description", "quantity", "unit_price", "amount"),
               ("quantity", "code", "description", "unit_price", "amount")),
+    "dev-e": (("line_no", "code", "description", "quantity", "unit_price", "amount"),
+              ("line_no", "code", "description", "unit_price", "quantity", "amount"),
+              ("line_no", "quantity", "code", "description", "unit_price", "amount")),
     "dev-d": (("code", "quantity", "description", "unit_price", "amount"),
               ("description", "code", "unit_price", "quantity", "amount"),
               ("quantity", "description", "code", "unit_price", "amount"),
@@ -225,11 +234,11 @@ def _columns(lay: Layout, order, headings, narrow_text: bool) -> tuple[Column, .
     when ``narrow_text``: long descriptions wrap). With :attr:`Layout.two_row` the description has a row of its
     own across the table and the code column takes what the others leave."""
     font, bold = lay.fonts
-    samples = {"code": "15056BL", "quantity": lay.quantity(Decimal("-9999")),
+    samples = {"code": "15056BL", "quantity": lay.quantity(Decimal("-9999")), "line_no": "999", "vat_rate": "20%",
                "unit_price": lay.money(Decimal("-999.99"), lines=True),
                "amount": lay.money(Decimal("-9999.99"), lines=True)}
     widths = {k: max(text_width(v, font, lay.size), text_width(headings[k], bold, lay.size)) + lay.size
-              for k, v in samples.items()}
+              for k, v in samples.items() if k in order}
     table_width = lay.page[0] - 2 * lay.margin
     rest = table_width - sum(widths.values())
     if lay.two_row:
@@ -249,7 +258,7 @@ def _money_style(rng: random.Random) -> tuple[str, str, str, bool]:
 def _dev(seed: int, family: str) -> Layout:
     rng = random.Random(f"{family}:{seed}")
     title, credit_title, labels, headings = _pick_words(rng, DEV)
-    style = {"dev-a": "classic", "dev-b": "boxed", "dev-c": "receipt", "dev-d": "plain"}[family]
+    style = {"dev-a": "classic", "dev-b": "boxed", "dev-c": "receipt", "dev-d": "plain", "dev-e": "ledger"}[family]
     if style == "receipt":
         font, size = "Courier", rng.choice((7.5, 8.0, 8.5))
         page, margin = (rng.choice((288.0, 320.0, 360.0)), rng.choice((720.0, 792.0))), 16.0
@@ -269,7 +278,8 @@ def _dev(seed: int, family: str) -> Layout:
         currency=currency, mark=mark, mark_place=mark_place, mark_lines=mark_lines, negative="minus",
         tax_rate=Decimal("0.20") if rng.random() < 0.5 else None, ruled=ruled, zebra=zebra,
         header_place=_header_place(style, rng.choice(("left", "right", "top"))),  # drawn for every style
-        totals_place={"classic": "below", "boxed": "box", "receipt": "leaders", "plain": "below"}[style],
+        totals_place={"classic": "below", "boxed": "box", "receipt": "leaders", "plain": "below",
+                      "ledger": "below"}[style],
         two_row=style == "receipt" and rng.random() < 0.5,
         seller=rng.choice(DEV_FORMATS["sellers"]) + (f"Tel. 020 7946 0{rng.randint(100, 999)}",),
         page_label=rng.choice(DEV_FORMATS["page_label"]), continued=rng.choice(DEV_FORMATS["continued"]),
@@ -280,6 +290,8 @@ def _dev(seed: int, family: str) -> Layout:
     if family == "dev-d":
         lay, headings = _variant(lay, headings, random.Random(f"dev-d:{seed}:variant"))
     order, narrow = rng.choice(ORDERS[family]), rng.random() < 0.35
+    if family == "dev-e":
+        lay, headings, order = _ledger(lay, headings, order, random.Random(f"dev-e:{seed}:ledger"))
     columns = _columns(lay, order, headings, narrow_text=narrow and style != "receipt")
     if style == "receipt" and not lay.two_row and _width(columns, "description") < text_width("M" * 16, font, size):
         lay = replace(lay, two_row=True)  # too narrow a page for the description beside the numbers
@@ -288,7 +300,7 @@ def _dev(seed: int, family: str) -> Layout:
 
 
 def _header_place(style: str, drawn: str) -> str:
-    return drawn if style in ("classic", "plain") else {"boxed": "grid", "receipt": "leaders"}[style]
+    return drawn if style in ("classic", "plain", "ledger") else {"boxed": "grid", "receipt": "leaders"}[style]
 
 
 def _variant(lay: Layout, headings: dict[str, str], rng: random.Random) -> tuple[Layout, dict[str, str]]:
@@ -309,6 +321,26 @@ def _variant(lay: Layout, headings: dict[str, str], rng: random.Random) -> tuple
                    extra={**lay.extra, "field_order": tuple(order)}), headings
 
 
+def _ledger(lay: Layout, headings: dict[str, str], order: tuple[str, ...], rng: random.Random
+            ) -> tuple[Layout, dict[str, str], tuple[str, ...]]:
+    """dev-e's additions to a classic layout: the distracting header fields, the line counter and tax-rate
+    columns, the address block, and unknown wordings for about a third of the labels and headings."""
+    labels = {k: rng.choice(UNKNOWN[k]) if rng.random() < 0.33 else v for k, v in lay.labels.items()}
+    headings = {k: rng.choice(UNKNOWN[k]) if rng.random() < 0.33 else v for k, v in headings.items()}
+    labels["due_date"], labels["order_number"] = rng.choice(LEDGER["due_date"]), rng.choice(LEDGER["order_number"])
+    headings["line_no"], headings["vat_rate"] = rng.choice(LEDGER["line_no"]), rng.choice(LEDGER["vat_rate"])
+    fields = ["invoice_number", "invoice_date", "customer_id", "country", "due_date", "order_number"]
+    rng.shuffle(fields)
+    if lay.tax_rate is not None and rng.random() < 0.5:
+        order = (*order[:-1], "vat_rate", order[-1])
+    address = (rng.choice(LEDGER["address"]), "Accounts Payable", rng.choice(LEDGER["streets"]),
+               rng.choice(LEDGER["towns"]))
+    bank = rng.choice(LEDGER["bank"]).format(account=rng.randint(10000000, 99999999))
+    return replace(lay, labels=labels, extra={**lay.extra, "field_order": tuple(fields), "address": address,
+                                               "order_base": rng.randint(100000, 899999), "bank": bank,
+                                               "stacked": rng.random() < 0.5}), headings, order
+
+
 def _width(columns: tuple[Column, ...], key: str) -> float:
     return next(c.width for c in columns if c.key == key)
 
@@ -326,7 +358,9 @@ def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
     if family == "held":
         return {w.lower() for words in HELD.values() for w in words}
-    extra = [*UNKNOWN.values(), CURRENCY_LABELS] if family == "dev-d" else []
+    extra = {"dev-d": [*UNKNOWN.values(), CURRENCY_LABELS],
+             "dev-e": [*UNKNOWN.values(), *(LEDGER[k] for k in ("due_date", "order_number", "line_no", "vat_rate"))]
+             }.get(family, [])
     return {w.lower() for words in (*DEV.values(), *extra) for w in words}
 
 

@@ -24,13 +24,14 @@ from core.invoices import InvoiceFields, InvoiceLine, InvoiceReading
 from evaluation.invoice_layouts import FONTS, PAGES, Layout
 from evaluation.invoice_records import Invoice
 from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, foot,
-                                       foot_height, receipt_header, receipt_totals, row_height, running_header,
+                                       foot_height, ledger_header, ledger_totals, receipt_header, receipt_totals, row_height, running_header,
                                        summary_header, table_head, table_row, wrap)
 
 __all__ = ["NON_INVOICE_KINDS", "paginate", "render_non_invoice", "render_pdf", "truth"]
 
 STYLES = {"classic": (classic_header, classic_totals), "boxed": (boxed_header, boxed_totals),
-          "receipt": (receipt_header, receipt_totals), "plain": (classic_header, classic_totals), "summary": (summary_header, None)}
+          "receipt": (receipt_header, receipt_totals), "plain": (classic_header, classic_totals),
+          "ledger": (ledger_header, ledger_totals), "summary": (summary_header, None)}
 
 
 def _scratch(lay: Layout) -> Pen:
@@ -38,18 +39,23 @@ def _scratch(lay: Layout) -> Pen:
     return Pen(canvas.Canvas(io.BytesIO(), pagesize=lay.page, invariant=1), lay)
 
 
-def _cell(key: str, line, width: float, lay: Layout, pen: Pen) -> list[str]:
-    """A line's value in column ``key`` as printed: codes and descriptions wrapped at spaces to ``width``."""
+def _cell(key: str, index: int, line, width: float, lay: Layout, pen: Pen) -> list[str]:
+    """A line's value in column ``key`` as printed: codes and descriptions wrapped at spaces to ``width``; a line
+    counter counts from 1 and a tax-rate column prints the layout's rate."""
     if key in ("code", "description"):
         return wrap(getattr(line, key) or "", width, pen)
     if key == "quantity":
         return [lay.quantity(line.quantity)]
+    if key == "line_no":
+        return [str(index + 1)]
+    if key == "vat_rate":
+        return [f"{lay.tax_rate * 100:.0f}%"]
     return [lay.money(getattr(line, key), lines=True)]
 
 
 def _rows(inv: Invoice, lay: Layout, pen: Pen) -> list[Row]:
-    return [Row(index, {col.key: _cell(col.key, line, col.width - lay.size * 0.8, lay, pen) for col in lay.columns})
-            for index, line in enumerate(inv.rows)]
+    return [Row(index, {col.key: _cell(col.key, index, line, col.width - lay.size * 0.8, lay, pen)
+                        for col in lay.columns}) for index, line in enumerate(inv.rows)]
 
 
 def paginate(inv: Invoice, lay: Layout) -> list[list[Row]]:

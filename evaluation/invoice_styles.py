@@ -9,6 +9,7 @@ and ``summary`` (the held-aside family: do not read :func:`summary_header` while
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from evaluation.invoice_layouts import Layout
@@ -91,9 +92,12 @@ def wrap(text: str, width: float, pen: Pen) -> list[str]:
 
 
 def header_fields(inv: Invoice, lay: Layout) -> list[tuple[str, str]]:
-    """The header's (label, value) pairs in print order; an invoice without a customer prints no customer."""
+    """The header's (label, value) pairs in print order; an invoice without a customer prints no customer. A
+    ledger layout (dev-e) adds a due date 30 days on and an order number of six digits, like the invoice's."""
     values = {"invoice_number": inv.number, "invoice_date": lay.date(inv.date), "customer_id": inv.customer,
-              "country": inv.country, "currency": lay.currency}
+              "country": inv.country, "currency": lay.currency,
+              "due_date": lay.date(inv.date + dt.timedelta(days=30)),
+              "order_number": str(lay.extra.get("order_base", 0) + int(inv.number.lstrip("C")) % 99991)}
     order = lay.extra.get("field_order", ("invoice_number", "invoice_date", "customer_id", "country"))
     return [(lay.label(k, inv.is_credit), values[k]) for k in order if values[k] is not None]
 
@@ -143,7 +147,15 @@ def _row_columns(lay: Layout):
 
 
 def head_height(lay: Layout) -> float:
-    return lay.size * LEAD * (2 if lay.two_row else 1) + lay.size * 0.9
+    return lay.size * LEAD * (2 if lay.two_row else 1) * (2 if lay.extra.get("stacked") else 1) + lay.size * 0.9
+
+
+def _heading_lines(lay: Layout) -> dict[str, list[str]]:
+    """Each column's heading as printed: one line, or (``stacked`` layouts) its first word over the rest, a
+    one-word heading on the lower line beside them."""
+    if not lay.extra.get("stacked"):
+        return {c.key: [c.heading] for c in lay.columns}
+    return {c.key: c.heading.split(" ", 1) if " " in c.heading else ["", c.heading] for c in lay.columns}
 
 
 def row_height(lay: Layout, row: Row) -> float:
@@ -171,7 +183,7 @@ def table_head(pen: Pen, y: float) -> float:
         pen.line(lay.margin, y + h, x1, y + h, 1.0)
         if lay.ruled:
             pen.line(lay.margin, y, x1, y, 1.0)
-    headings = {c.key: [c.heading] for c in lay.columns}
+    headings = _heading_lines(lay)
     if lay.two_row:
         desc = next(c for c in lay.columns if c.key == "description")
         _cells(pen, [desc], headings, base, True)
@@ -251,6 +263,26 @@ def classic_header(pen: Pen, inv: Invoice, lay: Layout) -> float:
                 pen.text(pen.left + k * width + 4, y, label, bold=True, size=lay.size * 0.85)
                 pen.text(pen.left + k * width + 4, y + pen.lead, value)
             y += pen.lead * 2
+    return y + pen.lead
+
+
+def ledger_header(pen: Pen, inv: Invoice, lay: Layout) -> float:
+    """The classic header, then the customer's address block (its label, three lines and the country) on the left
+    above the table."""
+    y = classic_header(pen, inv, lay)
+    label, *lines = lay.extra["address"]
+    pen.text(pen.left, y, label + lay.colon, bold=True)
+    y += pen.lead
+    for line in [*lines, *([inv.country] if inv.country and inv.country != "Unspecified" else [])]:
+        pen.text(pen.left, y, line)
+        y += pen.lead
+    return y + pen.lead
+
+
+def ledger_totals(pen: Pen, inv: Invoice, lay: Layout, y: float) -> float:
+    """The classic totals, then the seller's bank details on one line below them."""
+    y = classic_totals(pen, inv, lay, y) + pen.lead
+    pen.text(pen.left, y, lay.extra["bank"], size=lay.size * 0.9)
     return y + pen.lead
 
 

@@ -5,7 +5,7 @@
 a column from its values are measured on a family it was developed on. A test keeps the two apart.
 """
 
-__all__ = ["CURRENCY_LABELS", "DEV", "DEV_FORMATS", "UNKNOWN", "VARIANT_FORMATS"]
+__all__ = ["CURRENCY_LABELS", "DEV", "DEV_FORMATS", "LEDGER", "UNKNOWN", "VARIANT_FORMATS"]
 
 DEV = {
     "title": ("INVOICE", "Invoice", "Tax invoice", "Sales invoice"),
@@ -59,4 +59,20 @@ VARIANT_FORMATS = {
     "numbers": ((",", "."), (".", ","), ("", "."), ("", ",")),
     "negative": ("parentheses", "minus after", "CR after", "minus"),
     "mark_place": ("field", "total", "before", "after"),
+}
+# dev-e: what a ledger-printed invoice adds around the fields a reader wants, each a value of the same type as one
+# of them: a due date beside the invoice date, an order number shaped like the invoice number, a counter column
+# of line numbers beside the code, a tax-rate column, and the customer's address with its country.
+LEDGER = {
+    "due_date": ("Due date", "Payment due", "Pay by", "Due"),
+    "order_number": ("Order no.", "Your order", "PO number", "Order ref."),
+    "line_no": ("#", "No.", "Line", "Pos."),
+    "vat_rate": ("VAT %", "Tax rate", "Rate %"),
+    "address": ("Bill to", "Invoice address", "Customer address"),
+    "streets": ("14 Harbour Road", "2 Kingsway Court", "88 Rue des Lilas", "Unit 9, 301 Market Street"),
+    "towns": ("Portsmouth PO1 3HT", "Leeds LS2 7EW", "75011 Paris", "Boston MA 02110"),
+    # The seller's bank details, printed under the totals: an account number after a customer's label.
+    "bank": ("Bank: Lloyds Bank plc  Sort code: 30-94-57  Account no.: {account}  IBAN: GB29 LOYD 3094 57{account}",
+             "Pay to: Barclays, sort code 20-45-45, account {account}", "Bank details: Account {account}  "
+             "BIC: NWBKGB2L"),
 }

@@ -194,10 +194,12 @@ def _kind(text: str) -> str | None:
     return "text"
 
 
-def assign_roles(columns: list[Column], rows: list[list[str]]) -> bool:
-    """Give each column without a role one from its cells (``rows`` of cell texts, one per column). The quantity,
-    unit price and amount are the columns of whole numbers and of money where quantity x price = amount on most
-    rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
+def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None = None) -> bool:
+    """Give each column without a role one from its cells (``rows`` of cell texts, one per column). A column
+    counting the lines (``first``, ``first + 1``, ... on the rows that have a value: the page's lines numbered on
+    from the pages before) is ``line_no``, read into no value, unless no other column can be the quantity. The
+    quantity, unit price and amount are the columns of whole numbers and of money where quantity x price = amount
+    on most rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
     the widest text the description. Without such rows, one money column left takes the money role left, and of
     two the amount is the right one. Returns False when two columns could each be the quantity (as on one line
     priced 0.00, where any number times 0 is 0): which one was taken is a guess a reviewer must see.
@@ -209,28 +211,35 @@ def assign_roles(columns: list[Column], rows: list[list[str]]) -> bool:
     ['code', 'description', 'unit_price', 'quantity', 'amount']
     """
     have = {c.role for c in columns if c.role}
+    counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
     kinds = []
     for k, col in enumerate(columns):
         counts = Counter(_kind(r[k]) for r in rows if k < len(r))
         counts.pop(None, None)
         kinds.append(counts.most_common(1)[0][0] if counts else None)
 
-    def candidates(role: str, kind: str) -> list[int]:
+    def candidates(role: str, kind: str, skip: list[int]) -> list[int]:
         fixed = [k for k, c in enumerate(columns) if c.role == role]
-        return fixed or [k for k, c in enumerate(columns) if c.role is None and (kinds[k] == kind or (
-            role == "quantity" and kinds[k] == "money" and _whole(rows, k)))]
+        return fixed or [k for k, c in enumerate(columns) if c.role is None and k not in skip and (
+            kinds[k] == kind or (role == "quantity" and kinds[k] == "money" and _whole(rows, k)))]
 
-    best, hits, quantities = None, 0, set()
-    for q in candidates("quantity", "int"):
-        for p in candidates("unit_price", "money"):
-            for a in candidates("amount", "money"):
-                n = _products(rows, q, p, a) if len({q, p, a}) == 3 else 0
-                if n > hits:
-                    best, hits, quantities = (q, p, a), n, {q}
-                elif n and n == hits:
-                    quantities.add(q)
-                    if a > best[2]:
-                        best = (q, p, a)
+    for skip in (counters, []):  # a column counting the lines is the quantity only when no other column can be
+        best, hits, quantities = None, 0, set()
+        for q in candidates("quantity", "int", skip):
+            for p in candidates("unit_price", "money", skip):
+                for a in candidates("amount", "money", skip):
+                    n = _products(rows, q, p, a) if len({q, p, a}) == 3 else 0
+                    if n > hits:
+                        best, hits, quantities = (q, p, a), n, {q}
+                    elif n and n == hits:
+                        quantities.add(q)
+                        if a > best[2]:
+                            best = (q, p, a)
+        if best:
+            break
+    for k in counters:
+        if best is None or k not in best:
+            columns[k].role = "line_no"
     if best:
         for k, role in zip(best, ("quantity", "unit_price", "amount")):
             columns[k].role = role
@@ -253,6 +262,18 @@ def assign_roles(columns: list[Column], rows: list[list[str]]) -> bool:
     elif len(money) == 2 and len(money_roles) == 2:
         columns[money[0]].role, columns[money[1]].role = "unit_price", "amount"
     return len(quantities) < 2
+
+
+def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:
+    """Whether column ``k`` counts the lines: ``first``, ``first + 1``, ... on the rows with a value in it.
+
+    >>> _counts([["1", "A"], ["", "B"], ["2", "C"]], 0, 1), _counts([["22632"], ["22633"]], 0, 1)
+    (True, False)
+    """
+    if first is None:
+        return False
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return bool(cells) and all(c == str(first + n) for n, c in enumerate(cells))
 
 
 def _whole(rows: list[list[str]], k: int) -> bool:

@@ -15,7 +15,7 @@ from collections import Counter
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
-from ingestion.invoices.vocab import LABELS, match_words
+from ingestion.invoices.vocab import LABELS, OTHER, match_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
@@ -98,6 +98,26 @@ def _value(field: str, words: list[Word]):
     return None
 
 
+def _claim(rows: list[list[Word]], r: int, m, stop: int, limit: float) -> list[Box]:
+    """The box of the value of a label the reader does not return: the words after it up to the next label or a
+    gap wider than a space or two (words ending in a colon are the next label), or else those under it up to the
+    next word on its row, when they hold no label."""
+    row = rows[r]
+    words = _right(row, m.end, stop) if m.end < len(row) else []
+    for n in range(1, len(words)):  # one phrase: the next column (a block of other labels) is not its value
+        if words[n].x0 - words[n - 1].x1 > 1.5 * words[n].height:
+            words = words[:n]
+            break
+    if words and words[-1].text.endswith(":"):
+        words = []  # the next label, one the vocabulary does not know
+    if not words:
+        limit = min(limit, row[m.end].x0) if m.end < len(row) else limit
+        words = _below(rows, r, row[m.start], limit - 2)
+        if words and match_words(words, LABELS):
+            words = []
+    return [span(words)] if words else []
+
+
 def currency_mark(text: str) -> str | None:
     """The ISO code of a currency mark or code standing alone (``(EUR)``, ``GBP:``), or ``None``.
 
@@ -111,30 +131,51 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         InvoiceFields, dict[str, Box], list[str], dict[str, Box], list[tuple[str, str]]]:
     """The header fields of the document's ``rows`` (all pages in order), leaving out the table's rows (``skip``),
     with each field's box, the currencies printed with its money values, the labels printed with no value
-    that reads as their field (field -> the label's box; a reviewer must look there), and the doubts of the
-    fields found by elimination (:func:`ingestion.invoices.leftovers.eliminate`)."""
+    that reads as their field (field -> the label's box; a reviewer must look there), and the doubts: a field
+    two labels name with different values (the first is taken), a header field labelled only below the first
+    item row (in bank details, "Account no." is no customer's), and those of the fields found by elimination
+    (:func:`ingestion.invoices.leftovers.eliminate`). The values of labels the reader does not return (``other``
+    in :data:`ingestion.invoices.vocab.LABELS`: a due date, an order number) are left out of the elimination."""
     found: dict[str, tuple[object, list[Word]]] = {}
     labelled: set[str] = set()
     unread: dict[str, Box] = {}
+    claimed: list[Box] = []  # values of labels the reader does not return (a due date, an order number)
+    doubts: list[tuple[str, str]] = []
+    late: dict[str, tuple[object, list[Word]]] = {}  # header fields labelled below the items' first row
+    top = min(skip) if skip else None
     for r, row in enumerate(rows):
         if row_key(row) in skip:
             continue
-        matches = match_words(row, LABELS)
+        after_items = top is not None and row_key(row) > top
+        matches = match_words(row, LABELS, after=True)
+        if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
+            matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
             stop = _label_start(row, m.end, matches[k + 1].start) if k + 1 < len(matches) else len(row)
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
+            if m.role == OTHER:
+                claimed += _claim(rows, r, m, stop, limit)
+                continue
             got = _value(m.role, _right(row, m.end, stop)) if m.end < len(row) else None
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
                 below = _value(m.role, _below(rows, r, row[m.start], limit - 2))
                 if got is None or (below and below[0].lower() in COUNTRIES):
                     got = below  # a name that is no country beside the label, and a country under it
             if got is None:
-                if m.role in _SAY_UNREAD:
+                if m.role in _SAY_UNREAD and not after_items:
                     unread.setdefault(m.role, span(row[m.start:m.end]))
+                continue
+            if after_items and m.role not in _MONEY_FIELDS:
+                late.setdefault(m.role, got)  # bank details, notes: taken only when the header lacks the field
                 continue
             labelled.add(m.role)
             if m.role not in found or m.role in _LAST_WINS:
                 found[m.role] = got
+            elif got[0] != found[m.role][0]:
+                label = m.role.replace("_", " ").replace(" id", " ID")
+                doubts.append((f"{label} told apart", f"two labels name the {label}, with different values "
+                                                      f"({found[m.role][0]} and {got[0]}); the first was taken: "
+                                                      "check it"))
     fields, boxes, currencies = InvoiceFields(), {}, []
     for name, (value, words) in found.items():
         if name == "currency":
@@ -145,7 +186,14 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 currencies.append(currency)
         setattr(fields, name, value)
         boxes[name] = span(words)
-    doubts = eliminate(fields, boxes, rows, skip)
+    doubts += eliminate(fields, boxes, rows, skip, claimed, currencies)
+    for name, (value, words) in late.items():
+        if getattr(fields, name) is None:  # neither labelled nor found by elimination above the items
+            setattr(fields, name, value)
+            boxes[name] = span(words)
+            label = name.replace("_", " ").replace(" id", " ID")
+            doubts.append((f"{label} read below the items", f"the only {label} label is printed below the line "
+                                                             "items, where bank details and notes go: check it"))
     return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}, doubts
 
 

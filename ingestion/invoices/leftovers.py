@@ -1,10 +1,11 @@
 """Header fields whose label was not found, read by elimination from the values no label claimed.
 
-A date, a country name and an invoice-number-like token left on page 1 are the invoice's date, country and number
+A date, a country name and an invoice-number-like token left on page 1 above the items are the invoice's date, country and number
 (when several different ones are, the first is taken and a doubt names the field); a lone whole number under or
 after a word that is not a known label is the customer's number; and the amounts printed after the last item row
 are the totals: the largest (in size) is the total, the next the subtotal, and an amount that makes
-subtotal + it = total the tax. Nothing here is checked against the lines: the checks
+subtotal + it = total the tax. A value whose label, in words the vocabulary does not know, holds a word of
+another value's (``Your order``, ``Pay by``: :data:`OTHER_WORDS`) is no candidate. Nothing here is checked against the lines: the checks
 (:mod:`ingestion.invoices.checks`) then test these values as they test labelled ones.
 """
 
@@ -17,7 +18,7 @@ from core.invoices import Box, InvoiceFields
 from ingestion.invoices.values import parse_date, parse_money
 from ingestion.invoices.words import Word, row_key, span
 
-__all__ = ["COUNTRIES", "eliminate"]
+__all__ = ["COUNTRIES", "OTHER_WORDS", "eliminate"]
 
 COUNTRIES = {c.lower() for c in (
     "United Kingdom", "France", "Australia", "Netherlands", "Germany", "Norway", "EIRE", "Ireland", "Switzerland",
@@ -27,6 +28,7 @@ COUNTRIES = {c.lower() for c in (
     "European Community", "Malta", "RSA", "United States")}
 _CUSTOMER = re.compile(r"\d{4,8}")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z.\-]*:?")
+_CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
 
 
 def _taken(w: Word, boxes: dict[str, Box]) -> bool:
@@ -35,17 +37,22 @@ def _taken(w: Word, boxes: dict[str, Box]) -> bool:
 
 
 def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
-              skip: set[tuple[int, float]]) -> list[tuple[str, str]]:
-    """Fill the fields whose label was not found from the values no label claimed (``skip``: the table's rows).
-    Returns the doubts, as (check name, detail): a field taken from several different candidates (two dates, two
-    countries on page 1), which a reviewer must confirm."""
-    first = [row for row in rows if row[0].page == 1 and row_key(row) not in skip]
+              skip: set[tuple[int, float]], claimed: list[Box] = (),
+              currencies: list[str] | None = None) -> list[tuple[str, str]]:
+    """Fill the fields whose label was not found from the values no label claimed (``skip``: the table's rows;
+    ``claimed``: the values of labels the reader does not return, a due date or an order number). Returns the
+    doubts, as (check name, detail): a field taken from several different candidates (two dates, two countries
+    on page 1), which a reviewer must confirm. The currencies the totals found here print go to ``currencies``."""
+    hidden = {f"claimed {k}": b for k, b in enumerate(claimed)}
+    first = [row for row in rows if row[0].page == 1 and row_key(row) not in skip and (
+        not skip or row_key(row) < min(skip))]  # the header: above the items, not the bank details below
     found: dict[str, list[tuple[object, list[Word]]]] = {"invoice_date": [], "country": [], "invoice_number": []}
-    for row in first:
-        free = [w for w in row if not _taken(w, boxes)]
-        found["invoice_date"] += _dates(free)
+    for r, row in enumerate(first):
+        free = [w for w in row if not _taken(w, boxes) and not _taken(w, hidden)]
+        found["invoice_date"] += [d for d in _dates(free) if not _names_other(d[1][0], row, first[r - 1] if r else [])]
         found["country"] += _countries(free)
-        found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text)]
+        found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text) and
+                                    not _names_other(w, row, first[r - 1] if r else [])]
     doubts = []
     for name, candidates in found.items():
         if getattr(fields, name) is not None or not candidates:
@@ -59,10 +66,34 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
             doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
     if fields.customer_id is None and skip:
-        _customer(fields, boxes, [row for row in first if row_key(row) < min(skip)], doubts)
+        _customer(fields, boxes, first, doubts, hidden)
     if skip:
-        _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)])
+        _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)], hidden,
+                [] if currencies is None else currencies)
     return doubts
+
+
+OTHER_WORDS = {"order", "po", "delivery", "dispatch", "due", "pay", "payment", "phone", "tel", "telephone", "fax",
+               "reg", "registration", "iban", "swift", "bic", "sort"}
+"""Words that make a label one of a value the reader does not return ("Your order", "Pay by"), in any wording."""
+
+
+def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
+    """Whether the label of ``w`` (the words before it on its row back to a wide gap or a number, or those just
+    above it) holds a word of :data:`OTHER_WORDS`.
+
+    >>> row = [Word("Your", 0, 0, 20, 9, 1), Word("order:", 23, 0, 50, 9, 1), Word("719965", 90, 0, 120, 9, 1)]
+    >>> _names_other(row[2], row, []), _names_other(row[2], row[2:], [Word("PO", 90, -12, 100, -3, 1)])
+    (True, True)
+    """
+    label, last = [], w
+    for v in reversed([v for v in row if v.x1 <= w.x0]):
+        if last.x0 - v.x1 > 12 * w.height or any(ch.isdigit() for ch in v.text):
+            break
+        label.append(v)
+        last = v
+    label += [v for v in above if v.x0 < w.x1 and w.x0 < v.x1]
+    return any(v.text.lower().strip(".:#") in OTHER_WORDS for v in label)
 
 
 def _dates(free: list[Word]) -> list[tuple[object, list[Word]]]:
@@ -91,20 +122,26 @@ def _countries(free: list[Word]) -> list[tuple[str, list[Word]]]:
 
 
 def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
-              doubts: list[tuple[str, str]]) -> None:
+              doubts: list[tuple[str, str]], hidden: dict[str, Box]) -> None:
     """A lone number of 4 to 8 digits with a word label of its own (just before it, or just above it on the row
     above) is the customer's, when it is the only one above the table (a phone or VAT number has numbers beside
-    it, and is not alone)."""
+    it, and is not alone). A number one space after a word (no colon between) is part of a line of words, as a
+    postcode in an address is, and has no label; a number whose label holds a word of :data:`OTHER_WORDS` is not
+    the customer's."""
     found = []
     for r, row in enumerate(rows):
         for i, w in enumerate(row):
-            if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes):
+            if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes) or _taken(w, hidden):
                 continue
             near = [v for v in (row[i - 1] if i else None, row[i + 1] if i + 1 < len(row) else None)
                     if v is not None and abs(v.x0 - w.x1 if v.x0 > w.x0 else w.x0 - v.x1) < w.height]
             if any(any(ch.isdigit() for ch in v.text) for v in near):
                 continue
             before = row[i - 1] if i and w.x0 - row[i - 1].x1 < 12 * w.height else None
+            if before is not None and not before.text.endswith(":") and w.x0 - before.x1 < 0.5 * w.height:
+                continue  # one space on from a word: a line of an address ("Boston MA 02110"), not a value
+            if _names_other(w, row, rows[r - 1] if r else []):
+                continue  # an order or phone number
             above = [v for v in rows[r - 1] if v.x0 < w.x1 and w.x0 < v.x1] if r else []
             labelled = (before is not None and _WORDS.fullmatch(before.text)) or \
                 (above and all(_WORDS.fullmatch(v.text) for v in above))
@@ -118,32 +155,35 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                                                  "was taken: check the page"))
 
 
-def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]) -> None:
-    """The amounts after the last item row no label claimed, given to the totals still missing by size."""
+def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],
+            currencies: list[str]) -> None:
+    """The amounts after the last item row no label claimed, given to the totals still missing by size: printed
+    with cents (a running header's "536821 -" is no amount)."""
     amounts: list[tuple[Decimal, list[Word]]] = []
     for row in rows:
-        free = [w for w in row if not _taken(w, boxes)]
+        free = [w for w in row if not _taken(w, boxes) and not _taken(w, hidden)]
         i = 0
         while i < len(free):
             for n in (2, 1):
-                money = parse_money(" ".join(w.text for w in free[i:i + n])) if i + n <= len(free) else None
-                if money and any(ch in free[i].text for ch in ".,") or (money and n == 2):
-                    amounts.append((money[0], free[i:i + n]))
+                text = " ".join(w.text for w in free[i:i + n]) if i + n <= len(free) else ""
+                money = parse_money(text) if _CENTS.search(text) else None
+                if money:
+                    amounts.append((money, free[i:i + n]))
                     i += n
                     break
             else:
                 i += 1
     if not amounts:
         return
-    amounts.sort(key=lambda a: abs(a[0]), reverse=True)
-    if fields.total is None:
-        value, words = amounts.pop(0)
-        fields.total, boxes["total"] = value, span(words)
-    if fields.subtotal is None and amounts:
-        value, words = amounts.pop(0)
-        fields.subtotal, boxes["subtotal"] = value, span(words)
+    amounts.sort(key=lambda a: abs(a[0][0]), reverse=True)
+    for name in ("total", "subtotal"):
+        if getattr(fields, name) is None and amounts:
+            (value, currency), words = amounts.pop(0)
+            setattr(fields, name, value)
+            boxes[name] = span(words)
+            currencies += [currency] if currency else []
     if fields.tax is None and fields.subtotal is not None and fields.total is not None:
-        for value, words in amounts:
+        for (value, _), words in amounts:
             if fields.subtotal + value == fields.total:
                 fields.tax, boxes["tax"] = value, span(words)
                 break

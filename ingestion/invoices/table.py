@@ -34,7 +34,7 @@ __all__ = ["Heading", "Table", "find_heading", "read_table"]
 
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _FOOT = re.compile(r"^(page\s*\d+(\s*(of|/)\s*\d+)?|\d+\s*(/|of)\s*\d+)$|continued", re.IGNORECASE)
-_DECIMAL = re.compile(r"\d[.,]\d\d\b")
+_DECIMAL = re.compile(r"\d[.,]\d\d(?![.,]?\d)")  # an amount's cents, not a date's 02.12.2010
 _RULE = re.compile(r"^[-=_.*~]+$")
 _DIGIT_LIKE = str.maketrans("lI|Oo", "11100")  # letters OCR reads for digits in a column of whole numbers
 
@@ -67,19 +67,77 @@ def find_heading(rows: list[list[Word]]) -> Heading | None:
     headings takes the row just above its first item row (a row holding two amounts), when that row is
     words only, in three groups or more: the table's headings in wordings the vocabulary does not know."""
     for i, row in enumerate(rows):
-        found = match_words(row, HEADINGS)
-        roles = {m.role for m in found}
-        if len(roles) < 2 or len(found) < len(row) * 0.5:
+        found = match_words(row, HEADINGS, after=True)
+        stacked = _stacked(row, rows[i + 1]) if i + 1 < len(rows) and not _description_row(found, row) else None
+        if stacked is not None:  # headings of two words printed over two lines, or two rows of their own
+            both, lower = match_words(stacked, HEADINGS, after=True), match_words(rows[i + 1], HEADINGS, after=True)
+            if not _over(both, row, stacked) and \
+                    _score(both, row, stacked) > max(_score(lower), _score(found, row, row)):
+                found, row = both, stacked
+            elif _score(lower) > _score(found):
+                continue  # the row below is the heading row
+        last = i if row is rows[i] else i + 1
+        if len({m.role for m in found}) < 2 or sum(m.end - m.start for m in found) < len(row) * 0.5:
             continue
-        heading = _heading(rows, i, found)
+        heading = _heading(rows, i, found, row, last)
         if heading is not None:
             return heading
     for i in range(len(rows) - 1):
         if _wordy(rows[i]) and _items(rows[i + 1]):
-            heading = _heading(rows, i, match_words(rows[i], HEADINGS))
+            stacked = _stacked(rows[i - 1], rows[i]) if i else None
+            first, words = (i - 1, stacked) if stacked else (i, rows[i])
+            heading = _heading(rows, first, match_words(words, HEADINGS, after=True), words, i)
             if heading is not None:
                 return heading
     return None
+
+
+def _description_row(found, row: list[Word]) -> bool:
+    """Whether ``row`` names the description and nothing else: over a heading row, a two-row table's."""
+    return [m.role for m in found] == ["description"] and found[0].end - found[0].start == len(row)
+
+
+def _over(found, upper: list[Word], words: list[Word]) -> bool:
+    """Whether a stacked reading (``words``) has a heading of the ``upper`` row over one of the lower row: two rows
+    of headings (a two-row table's description over the others), not headings printed over two lines."""
+    ups = {id(w) for w in upper}
+    spans = [(all(id(w) in ups for w in ws), min(w.x0 for w in ws), max(w.x1 for w in ws))
+             for m in found if (ws := words[m.start:m.end]) and (all(id(w) in ups for w in ws) or
+                                                                   not any(id(w) in ups for w in ws))]
+    return any(a[0] and not b[0] and a[1] < b[2] and b[1] < a[2] for a in spans for b in spans)
+
+
+def _score(found, upper: list[Word] = (), words: list[Word] = ()) -> tuple[int, int]:
+    """How well heading matches read a row: the roles found less the ones found twice, then how many of the
+    ``upper`` row's words (of a stacked reading, ``words``) a match holds."""
+    roles = {m.role for m in found}
+    held = {id(w) for m in found for w in words[m.start:m.end]}
+    return 2 * len(roles) - len(found), sum(id(w) in held for w in upper)
+
+
+def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
+    """Two rows of headings printed one over the other (``Unit`` over ``price``, ``Qty`` on the lower row alone) as
+    one row: the words of each column, the upper ones first, in the order of the columns; ``None`` when the rows
+    are not that (a number or a typed rule in either, a line or more apart, or an upper word over no lower one).
+
+    >>> up = [Word("Unit", 100, 0, 118, 9, 1)]
+    >>> low = [Word("Qty", 50, 11, 65, 20, 1), Word("price", 98, 11, 120, 20, 1)]
+    >>> [w.text for w in _stacked(up, low)]
+    ['Qty', 'Unit', 'price']
+    """
+    words = upper + lower
+    if any(ch.isdigit() for w in words for ch in w.text) or any(_RULE.match(w.text) for w in words) or \
+            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
+        return None
+    if not all(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper):
+        return None
+    cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
+    for w in sorted(words, key=lambda w: w.x0):
+        if cells and w.x0 < max(v.x1 for v in cells[-1]):
+            cells[-1].append(w)
+        else:
+            cells.append([w])
+    return [w for cell in cells for w in sorted(cell, key=lambda w: (w not in upper, w.x0))]
 
 
 def _wordy(row: list[Word]) -> bool:
@@ -92,12 +150,13 @@ def _items(row: list[Word]) -> bool:
     return sum(1 for w in row if _DECIMAL.search(w.text)) >= 2 and len(_groups(row)) >= 3
 
 
-def _heading(rows: list[list[Word]], i: int, found) -> Heading | None:
-    row = rows[i]
+def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) -> Heading | None:
+    """The heading of rows ``i`` to ``last`` (one row, or two of stacked headings, whose words are ``row``)."""
     roles = {m.role for m in found}
     columns, used = [], set()
     for m in found:
-        columns.append(Column(m.role, row[m.start].x0, row[m.end - 1].x1, row[m.start:m.end]))
+        words = row[m.start:m.end]
+        columns.append(Column(m.role, min(w.x0 for w in words), max(w.x1 for w in words), words))
         used.update(range(m.start, m.end))
     rest = [w for k, w in enumerate(row) if k not in used]
     for group in _groups(rest):
@@ -105,12 +164,12 @@ def _heading(rows: list[list[Word]], i: int, found) -> Heading | None:
     two_row = False
     if i > 0 and "description" not in roles:
         above = rows[i - 1]
-        if [m.role for m in match_words(above, HEADINGS)] == ["description"] and \
-                row[0].y0 - above[-1].y1 < 2 * row[0].height:
+        if [m.role for m in match_words(above, HEADINGS, after=True)] == ["description"] and \
+                rows[i][0].y0 - above[-1].y1 < 2 * rows[i][0].height:
             two_row = True
-    first, last, sure = i, i, True
-    for k in ([i + 1] if two_row else [i - 1, i + 1]):
-        more = _more_headings(rows, i, k, roles | {c.role for c in columns})
+    first, sure = i, True
+    for ref, k in ([(last, last + 1)] if two_row else [(i, i - 1), (last, last + 1)]):
+        more = _more_headings(rows, ref, k, roles | {c.role for c in columns})
         if more:
             first, last = min(first, k), max(last, k)
             sure = sure and not any(c.x0 < m.x1 and m.x0 < c.x1 for m in more for c in columns)
@@ -127,7 +186,7 @@ def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> l
     if not 0 <= k < len(rows):
         return []
     row, other = rows[i], rows[k]
-    found = match_words(other, HEADINGS)
+    found = match_words(other, HEADINGS, after=True)
     if not found or sum(m.end - m.start for m in found) < len(other) or {m.role for m in found} & roles:
         return []
     centre = sum(w.cy for w in row) / len(row)
@@ -200,7 +259,8 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else _items_part(body)
         columns = split_unknown(columns, measured)
         edges = boundaries(columns, measured or body)
-        if not assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]):
+        if not assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured],
+                            first=len(table.lines) + 1):
             table.doubts.append((f"columns of page {rows[index][0].page} told apart",
                                  "two columns of whole numbers could each be the quantity (quantity x price = "
                                  "amount either way); check which is the quantity and which the code"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HEADINGS", "LABELS", "Match", "match", "match_words", "norm"]
+__all__ = ["HEADINGS", "LABELS", "OTHER", "Match", "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -49,7 +49,16 @@ LABELS = _phrases({
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
               "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
               "Total credit"),
+    # Labels of values the reader does not return but must not take for one it does: a due date is a date, an
+    # order or registration number is shaped like an invoice or customer number, a phone number is digits.
+    "other": ("Due date", "Payment due", "Due", "Date due", "Order no.", "Order number", "Order ref.", "Order #",
+              "Order date", "PO number", "PO no.", "PO #", "Purchase order", "Purchase order no.", "Delivery date",
+              "Delivery note", "Delivery note no.", "Dispatch date", "Ship date", "Shipping date", "VAT reg. no.",
+              "VAT no.", "VAT number", "VAT ID", "Tax ID", "Company no.", "Registration no.", "Phone", "Tel.",
+              "Telephone", "Fax", "IBAN", "Sort code", "SWIFT", "BIC", "Payment terms", "Terms"),
 })
+OTHER = "other"
+"""The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
 HEADINGS = _phrases({
     "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
              "Ref", "Reference", "Part number", "Item #", "Product no."),
@@ -99,8 +108,43 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
     return out
 
 
-def match_words(row, table: dict[tuple[str, ...], str]) -> list[Match]:
+_QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
+_PLAIN = {"of", "in", "per", "each", "incl", "excl", "ex", "inc", "no", "to", "the", "a", "and", "&"}
+_CODES = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "jpy", "aud", "cad"}
+_MONTHS = {m for name in ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                          "october", "november", "december") for m in (name, name[:3], name[:4])}
+
+
+def _qualifies(text: str) -> bool:
+    """Whether a word glued to a one-word label changes what it names (``Due`` of ``Due date``, ``Tax`` of
+    ``Tax rate``, ``%`` of ``Rate %``): a word of letters, not a currency code or a word such as "of"."""
+    key = norm(text)
+    return bool(_QUALIFIER.fullmatch(text.rstrip(":"))) and key not in _PLAIN | _CODES | _MONTHS
+
+
+def match_words(row, table: dict[tuple[str, ...], str], after: bool = False) -> list[Match]:
     """:func:`match` over a row of words with boxes (``.text``, ``.x0``, ``.x1``, ``.height``): words further apart
-    than their height are not one phrase."""
+    than their height are not one phrase. A one-word match a space from a word before it that no phrase claims
+    (``after``: or after it, when the match has no colon; a month name or currency code does not count) is a
+    different label the vocabulary does not know, and is not a match: "Due date" is no invoice date, "Tax rate" no
+    unit price, "Customer address" no customer number.
+
+    >>> from ingestion.invoices.words import Word
+    >>> row = [Word("Due", 0, 0, 18, 9, 1), Word("date:", 21, 0, 42, 9, 1), Word("2", 60, 0, 66, 9, 1)]
+    >>> [m.role for m in match_words(row, {("date",): "invoice_date"})]
+    []
+    >>> [m.role for m in match_words(row[1:], {("date",): "invoice_date"})]
+    ['invoice_date']
+    """
     breaks = {i for i in range(1, len(row)) if row[i].x0 - row[i - 1].x1 > max(row[i].height, 4.0)}
-    return match([w.text for w in row], table, breaks)
+    found = match([w.text for w in row], table, breaks)
+    covered = {k for m in found for k in range(m.start, m.end)}
+
+    def glued(k: int, to: int) -> bool:  # one space apart, not the gap between two columns' headings
+        if not 0 <= k < len(row) or k in covered or not _qualifies(row[k].text):
+            return False
+        a, b = sorted((k, to))
+        return row[b].x0 - row[a].x1 < 0.5 * max(row[b].height, 4.0)
+
+    return [m for m in found if m.end - m.start > 1 or not (glued(m.start - 1, m.start) or (
+        after and not row[m.start].text.endswith(":") and glued(m.end, m.start)))]

@@ -112,7 +112,8 @@ def test_a_long_invoice_runs_over_pages_with_the_headings_repeated(family):
             assert lay.page_label.format(n=n, m=len(pages)) in text
             assert (lay.continued.format(next=n + 1) in text) == (n < len(pages))
             if n in with_items:
-                assert all(c.heading in text for c in lay.columns), (family, seed, n)
+                assert all(c.heading in text or (lay.extra.get("stacked") and all(
+                    part in text for part in c.heading.split(" ", 1))) for c in lay.columns), (family, seed, n)
             if n > 1:
                 assert inv.number in text  # the running header names the invoice
         assert [line.page for line in reading.lines] == sorted(line.page for line in reading.lines)

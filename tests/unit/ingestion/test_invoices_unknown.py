@@ -137,8 +137,26 @@ def test_a_field_taken_from_several_different_unlabelled_values_is_flagged():
     def row(y, *texts):
         return [Word(t, 50 + 80 * i, y - 5, 110 + 80 * i, y + 5, 1) for i, t in enumerate(texts)]
     rows = [row(100, "Hartwell", "Gifts", "France"), row(115, "Deliver", "to:", "Germany"),
-            row(130, "Raised", "on:", "2010-12-01"), row(145, "Due:", "2010-12-31"), row(160, "Folio:", "536365")]
+            row(130, "Raised", "on:", "2010-12-01"), row(145, "Stamped:", "2010-12-31"), row(160, "Folio:", "536365")]
     fields, boxes = InvoiceFields(), {}
     doubts = eliminate(fields, boxes, rows, set())
     assert (fields.country, fields.invoice_date, fields.invoice_number) == ("France", dt.date(2010, 12, 1), "536365")
     assert [name for name, _ in doubts] == ["invoice date told apart", "country told apart"]
+
+
+def test_a_value_whose_unknown_label_names_an_order_or_a_due_date_is_no_candidate():
+    # "Pay by" and "Your order" are in no vocabulary, but their words say whose values they are: the invoice's
+    # date and number are told apart from them, and the order number is not taken for the customer's.
+    from ingestion.invoices.leftovers import eliminate
+    from ingestion.invoices.words import row_key
+
+    def row(y, *texts):  # a block of labels, the values in a column of their own
+        *label, value = texts
+        return [Word(t, 50 + 40 * i, y - 5, 85 + 40 * i, y + 5, 1) for i, t in enumerate(label)] + [
+            Word(value, 200, y - 5, 260, y + 5, 1)]
+    rows = [row(100, "Pay", "by:", "2010-12-31"), row(115, "Raised", "on:", "2010-12-01"),
+            row(130, "Your", "order:", "719965"), row(145, "Folio:", "536365"), row(160, "Code", "Item", "Qty")]
+    fields, boxes = InvoiceFields(), {}
+    doubts = eliminate(fields, boxes, rows, {row_key(rows[-1])})  # the last row is the table's heading
+    assert (fields.invoice_date, fields.invoice_number, fields.customer_id) == (dt.date(2010, 12, 1), "536365", None)
+    assert doubts == []
