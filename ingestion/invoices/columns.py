@@ -197,7 +197,8 @@ def _kind(text: str) -> str | None:
 def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None = None) -> bool:
     """Give each column without a role one from its cells (``rows`` of cell texts, one per column). A column
     counting the lines (``first``, ``first + 1``, ... on the rows that have a value: the page's lines numbered on
-    from the pages before) is ``line_no``, read into no value, unless no other column can be the quantity. The
+    from the pages before) is ``line_no``, read into no value, unless no other column can be the quantity (then it
+    is, and over two rows or more False is returned: a guess a reviewer must see). The
     quantity, unit price and amount are the columns of whole numbers and of money where quantity x price = amount
     on most rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
     the widest text the description. Without such rows, one money column left takes the money role left, and of
@@ -240,6 +241,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     for k in counters:
         if best is None or k not in best:
             columns[k].role = "line_no"
+    if best and best[0] in counters and sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1:
+        quantities.add(-1)  # only a column counting 1, 2, 3 ... gives the products: that it is the quantity is a guess
     if best:
         for k, role in zip(best, ("quantity", "unit_price", "amount")):
             columns[k].role = role

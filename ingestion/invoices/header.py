@@ -15,7 +15,7 @@ from collections import Counter
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
-from ingestion.invoices.vocab import LABELS, OTHER, match_words
+from ingestion.invoices.vocab import LABELS, OTHER, Match, match_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
@@ -142,12 +142,14 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
     claimed: list[Box] = []  # values of labels the reader does not return (a due date, an order number)
     doubts: list[tuple[str, str]] = []
     late: dict[str, tuple[object, list[Word]]] = {}  # header fields labelled below the items' first row
+    guesses: dict[str, tuple[tuple[object, list[Word]], str]] = {}  # values of qualified labels, with the label
     top = min(skip) if skip else None
     for r, row in enumerate(rows):
         if row_key(row) in skip:
             continue
         after_items = top is not None and row_key(row) > top
-        matches = match_words(row, LABELS, after=True)
+        matches = [Match(m.role, m.start, m.end) if m.role == "currency" else m  # "Billing currency": a code
+                   for m in match_words(row, LABELS, after=True, keep=True)]          # names its currency anyway
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
@@ -162,8 +164,12 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 if got is None or (below and below[0].lower() in COUNTRIES):
                     got = below  # a name that is no country beside the label, and a country under it
             if got is None:
-                if m.role in _SAY_UNREAD and not after_items:
+                if m.role in _SAY_UNREAD and not after_items and not m.qualified:
                     unread.setdefault(m.role, span(row[m.start:m.end]))
+                continue
+            if m.qualified:
+                if not after_items:
+                    guesses.setdefault(m.role, (got, " ".join(w.text for w in row[max(0, m.start - 1):m.end + 1])))
                 continue
             if after_items and m.role not in _MONEY_FIELDS:
                 late.setdefault(m.role, got)  # bank details, notes: taken only when the header lacks the field
@@ -194,7 +200,30 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             label = name.replace("_", " ").replace(" id", " ID")
             doubts.append((f"{label} read below the items", f"the only {label} label is printed below the line "
                                                              "items, where bank details and notes go: check it"))
+    doubts += _guessed(fields, boxes, guesses, found)
     return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}, doubts
+
+
+def _guessed(fields: InvoiceFields, boxes: dict[str, Box], guesses, found) -> list[tuple[str, str]]:
+    """The values of labels the vocabulary knows only a word of ("Consignee country"): a field no known label
+    names takes its value, and a doubt says so; one found by elimination with a different value is doubted."""
+    doubts = []
+    for name, ((value, words), label) in guesses.items():
+        if name in found:
+            continue  # a known label names it
+        value = value[0] if name in _MONEY_FIELDS else value
+        field = name.replace("_", " ").replace(" id", " ID")
+        current = getattr(fields, name)
+        if current is None:
+            setattr(fields, name, value)
+            boxes[name] = span(words)
+            doubts.append((f"{field} read from a label not known", f"{label!r} is no label this reader knows; "
+                                                                   f"its value {value} was taken for the {field}: "
+                                                                   "check it"))
+        elif current != value:
+            doubts.append((f"{field} told apart", f"{label!r} may name the {field} ({value}); {current} was taken: "
+                                                  "check it"))
+    return doubts
 
 
 def printed_currencies(rows: list[list[Word]]) -> list[str]:

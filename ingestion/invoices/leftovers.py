@@ -99,7 +99,7 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
 def _dates(free: list[Word]) -> list[tuple[object, list[Word]]]:
     out, i = [], 0
     while i < len(free):
-        for n in (4, 3, 1):
+        for n in (4, 3, 2, 1):
             date = parse_date(" ".join(w.text for w in free[i:i + n])) if i + n <= len(free) else None
             if date:
                 out.append((date, free[i:i + n]))
@@ -125,10 +125,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
               doubts: list[tuple[str, str]], hidden: dict[str, Box]) -> None:
     """A lone number of 4 to 8 digits with a word label of its own (just before it, or just above it on the row
     above) is the customer's, when it is the only one above the table (a phone or VAT number has numbers beside
-    it, and is not alone). A number one space after a word (no colon between) is part of a line of words, as a
-    postcode in an address is, and has no label; a number whose label holds a word of :data:`OTHER_WORDS` is not
+    it, and is not alone). A number one space after a word (no colon between) may be part of a line of words, as
+    a postcode in an address is: it is not taken, and when it is all there is, a doubt says so; a number whose label holds a word of :data:`OTHER_WORDS` is not
     the customer's."""
-    found = []
+    found, glued = [], []
     for r, row in enumerate(rows):
         for i, w in enumerate(row):
             if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes) or _taken(w, hidden):
@@ -139,7 +139,8 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                 continue
             before = row[i - 1] if i and w.x0 - row[i - 1].x1 < 12 * w.height else None
             if before is not None and not before.text.endswith(":") and w.x0 - before.x1 < 0.5 * w.height:
-                continue  # one space on from a word: a line of an address ("Boston MA 02110"), not a value
+                glued.append(w)  # one space on from a word: a line of an address ("Boston MA 02110")?
+                continue
             if _names_other(w, row, rows[r - 1] if r else []):
                 continue  # an order or phone number
             above = [v for v in rows[r - 1] if v.x0 < w.x1 and w.x0 < v.x1] if r else []
@@ -153,6 +154,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         doubts.append(("customer ID told apart", f"no known label names the customer, and {len(found)} numbers "
                                                  "standing alone under or after a label could be its number; none "
                                                  "was taken: check the page"))
+    elif glued:
+        doubts.append(("customer ID told apart", f"no label names the customer; {glued[0].text!r} follows a word "
+                                                 "one space before it, as in an address line or an unknown label; "
+                                                 "none was taken: check the page"))
 
 
 def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],

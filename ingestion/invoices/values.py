@@ -154,6 +154,11 @@ def parse_date(text: str) -> dt.date | None:
     >>> [parse_date(t).isoformat() for t in ("Wednesday, 1 December 2010", "1. December 2010",
     ...  "2010/12/01", "01-12-2010", "1 December, 2010", "Wed Dec 1, 2010")]
     ['2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01']
+
+    A scan's space dropped after the comma (``December 1,2010``) still reads:
+
+    >>> parse_date("December 1,2010")
+    datetime.date(2010, 12, 1)
     """
     t = text.strip().rstrip(".,").lower()
     t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
@@ -167,7 +172,7 @@ def parse_date(text: str) -> dt.date | None:
             return dt.date(int(m[3]), int(m[2]), int(m[1]))
         if m := re.fullmatch(r"(\d{1,2})[ -]+([a-z]{3})[a-z]*\.?[ -]+(\d{4})", t):
             return dt.date(int(m[3]), _MONTHS[m[2]], int(m[1])) if m[2] in _MONTHS else None
-        if m := re.fullmatch(r"([a-z]{3})[a-z]*\.? +(\d{1,2}),? +(\d{4})", t):
+        if m := re.fullmatch(r"([a-z]{3})[a-z]*\.? +(\d{1,2})(?:,? +|,)(\d{4})", t):  # OCR: "1,2010"
             return dt.date(int(m[3]), _MONTHS[m[1]], int(m[2])) if m[1] in _MONTHS else None
     except ValueError:
         return None

@@ -79,6 +79,7 @@ class Match:
     role: str
     start: int  # index of the first word
     end: int  # index after the last word
+    qualified: bool = False  # one word of a longer label the vocabulary does not know ("Consignee country")
 
 
 def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] = frozenset()) -> list[Match]:
@@ -122,12 +123,13 @@ def _qualifies(text: str) -> bool:
     return bool(_QUALIFIER.fullmatch(text.rstrip(":"))) and key not in _PLAIN | _CODES | _MONTHS
 
 
-def match_words(row, table: dict[tuple[str, ...], str], after: bool = False) -> list[Match]:
+def match_words(row, table: dict[tuple[str, ...], str], after: bool = False, keep: bool = False) -> list[Match]:
     """:func:`match` over a row of words with boxes (``.text``, ``.x0``, ``.x1``, ``.height``): words further apart
     than their height are not one phrase. A one-word match a space from a word before it that no phrase claims
     (``after``: or after it, when the match has no colon; a month name or currency code does not count) is a
     different label the vocabulary does not know, and is not a match: "Due date" is no invoice date, "Tax rate" no
-    unit price, "Customer address" no customer number.
+    unit price, "Customer address" no customer number. With ``keep`` such a match is returned marked ``qualified``
+    (what it names is a guess: "Consignee country" may well be the country).
 
     >>> from ingestion.invoices.words import Word
     >>> row = [Word("Due", 0, 0, 18, 9, 1), Word("date:", 21, 0, 42, 9, 1), Word("2", 60, 0, 66, 9, 1)]
@@ -146,5 +148,12 @@ def match_words(row, table: dict[tuple[str, ...], str], after: bool = False) -> 
         a, b = sorted((k, to))
         return row[b].x0 - row[a].x1 < 0.5 * max(row[b].height, 4.0)
 
-    return [m for m in found if m.end - m.start > 1 or not (glued(m.start - 1, m.start) or (
-        after and not row[m.start].text.endswith(":") and glued(m.end, m.start)))]
+    out = []
+    for m in found:
+        qualified = m.end - m.start == 1 and (glued(m.start - 1, m.start) or (
+            after and not row[m.start].text.endswith(":") and glued(m.end, m.start)))
+        if not qualified:
+            out.append(m)
+        elif keep:
+            out.append(Match(m.role, m.start, m.end, qualified=True))
+    return out
