@@ -1,4 +1,4 @@
-"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of four families.
+"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of six families.
 
 A layout fixes everything the printed page varies in and nothing of the invoice itself (that is
 :class:`evaluation.invoice_records.Invoice`): the label wording of each header field, the column headings and their

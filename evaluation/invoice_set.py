@@ -1,7 +1,7 @@
 """The invoice reader's evaluation set: real invoices (:mod:`evaluation.invoice_records`) drawn in layouts of each
 family (:mod:`evaluation.invoice_layouts`), as PDFs with a text layer and as scans, each with its truth.
 
-    python -m evaluation.invoice_set --out DIR [--per-family 50] [--families dev-a dev-b dev-c dev-d held]
+    python -m evaluation.invoice_set --out DIR [--per-family 50] [--families dev-a dev-b dev-c dev-d dev-e held]
                                      [--forms pdf scan] [--seed 0] [--non-invoices 20] [--records PATH]
     python -m evaluation.invoice_set --samples --out data/invoices
 

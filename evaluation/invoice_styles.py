@@ -3,8 +3,9 @@
 Used by :mod:`evaluation.invoice_render`, which decides what goes on which page. Coordinates here are measured
 from the top of the page (``y`` grows downwards, a text's ``y`` is its baseline); :class:`Pen` turns them into
 ReportLab's. Every drawing function returns the ``y`` below what it drew, so the renderer can measure a block
-by drawing it on a throw-away canvas. The styles are ``classic`` (dev-a), ``boxed`` (dev-b), ``receipt`` (dev-c)
-and ``summary`` (the held-aside family: do not read :func:`summary_header` while developing the invoice reader).
+by drawing it on a throw-away canvas. The styles are ``classic`` (dev-a, dev-d), ``boxed`` (dev-b), ``receipt``
+(dev-c), ``ledger`` (dev-e: the classic one with an address block, bank details and, in some layouts, headings over
+two lines) and ``summary`` (the held-aside family: do not read :func:`summary_header` while developing the invoice reader).
 """
 
 from __future__ import annotations

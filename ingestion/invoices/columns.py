@@ -198,7 +198,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     """Give each column without a role one from its cells (``rows`` of cell texts, one per column). A column
     counting the lines (``first``, ``first + 1``, ... on the rows that have a value: the page's lines numbered on
     from the pages before) is ``line_no``, read into no value, unless no other column can be the quantity (then it
-    is, and over two rows or more False is returned: a guess a reviewer must see). The
+    is, and over two rows or more, or on lines priced 0.00 only, False is returned: a guess a reviewer must see; so
+    it is when only lines priced 0.00 give the products and another column holds whole numbers). The
     quantity, unit price and amount are the columns of whole numbers and of money where quantity x price = amount
     on most rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
     the widest text the description. Without such rows, one money column left takes the money role left, and of
@@ -241,8 +242,11 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     for k in counters:
         if best is None or k not in best:
             columns[k].role = "line_no"
-    if best and best[0] in counters and sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1:
-        quantities.add(-1)  # only a column counting 1, 2, 3 ... gives the products: that it is the quantity is a guess
+    others = [k for k, c in enumerate(columns) if c.role is None and kinds[k] == "int" and best and k != best[0]]
+    vacuous = bool(best) and columns[best[0]].role is None and not _products(rows, *best, priced=True)
+    if best and ((best[0] in counters and (vacuous or sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1))
+                 or (vacuous and others)):
+        quantities.add(-1)  # a column counting 1, 2, 3 ..., or of two whole numbers x 0.00: the quantity is a guess
     if best:
         for k, role in zip(best, ("quantity", "unit_price", "amount")):
             columns[k].role = role
@@ -285,13 +289,14 @@ def _whole(rows: list[list[str]], k: int) -> bool:
     return bool(cells) and all(parse_quantity(c) is not None for c in cells)
 
 
-def _products(rows: list[list[str]], q: int, price: int, amount: int) -> int:
-    """On how many rows quantity x price equals amount, to the cent."""
+def _products(rows: list[list[str]], q: int, price: int, amount: int, priced: bool = False) -> int:
+    """On how many rows quantity x price equals amount, to the cent (``priced``: counting only rows whose price is
+    not 0.00, where any number would do)."""
     hits = 0
     for r in rows:
         if max(q, price, amount) >= len(r):
             continue
         qty, p, a = parse_quantity(r[q]), parse_money(r[price]), parse_money(r[amount])
-        if qty is not None and p and a and abs(qty * p[0] - a[0]) <= 0.005:
+        if qty is not None and p and a and abs(qty * p[0] - a[0]) <= 0.005 and not (priced and p[0] == 0):
             hits += 1
     return hits

@@ -4,7 +4,10 @@ The heading row is a row naming at least two known column headings (:data:`inges
 with a money column among them or still to be found, or, on a page with none, the row of words (three groups or
 more) just above the first row holding two amounts; words on it the vocabulary does not know are headings that get
 their role from their column's content (:func:`ingestion.invoices.columns.assign_roles`), split first where the
-rows show two columns under one (:func:`ingestion.invoices.columns.split_unknown`). A
+rows show two columns under one (:func:`ingestion.invoices.columns.split_unknown`). Headings printed over two lines
+(``Unit`` over ``price``) are read as one row when that reading finds more roles, or holds more of the upper
+row's words in known headings, than either row alone; a row naming only the description over the heading row is
+a two-row table's instead. A column counting the lines (1, 2, 3 ...) is read into no value. A
 heading row whose row just above names only the description is a two-row table: each item's description is on a
 row of its own above its other values. Headings alone on a row just above or below, of roles the heading row lacks,
 are its own (a turned sheet's row read in two); stacked over or under its headings they leave it unclear which

@@ -133,3 +133,22 @@ def test_a_field_two_labels_name_with_different_values_is_doubted():
     assert [name for name, _ in doubts] == ["invoice date told apart"]
     same = [_row(100, "Date:", "2010-12-01"), _row(115, "Invoice", "date:", "2010-12-01")]
     assert read_header(same, set())[4] == []
+
+
+def test_a_line_counter_is_no_quantity_and_a_quantity_priced_0_00_is_a_doubted_guess():
+    from ingestion.invoices.columns import Column, assign_roles
+
+    def roles(rows, first=1, code=None):
+        cols = [Column("code" if k == code else None, 0, 1, []) for k in range(len(rows[0]))]
+        return assign_roles(cols, rows, first=first), [c.role for c in cols]
+    # The counter runs 1, 2 (and on a later page on from the lines before): not the quantity, not the code.
+    rows = [["1", "1", "22632", "HAND WARMER", "1.85", "1.85"], ["2", "16", "21135", "POSTCARD", "1.69", "27.04"]]
+    assert roles(rows) == (True, ["line_no", "quantity", "code", "description", "unit_price", "amount"])
+    assert roles([["8", *rows[0][1:]], ["9", *rows[1][1:]]], first=8)[1][0] == "line_no"
+    # A line priced 0.00 with its quantity misread: any whole number x 0.00 = 0.00, so taking the counter's 1 for
+    # the quantity is a guess a reviewer must see; so is choosing between two columns of whole numbers.
+    ok, got = roles([["1", "-1O", "21777", "0.00", "0.00"]], code=2)
+    assert not ok and got[0] == "quantity" and got[3:] == ["unit_price", "amount"]
+    assert not roles([["6", "-1O", "21777", "0.00", "0.00"]])[0]
+    assert roles([["1", "-10", "21777", "0.00", "0.00"]], code=2) == (
+        True, ["line_no", "quantity", "code", "unit_price", "amount"])  # the counter is no quantity
