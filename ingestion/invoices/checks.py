@@ -26,6 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from core.invoices import InvoiceCheck, InvoiceFields, InvoiceLine
 from ingestion.invoices.leftovers import COUNTRIES
 from ingestion.invoices.lookalike import lookalike
+from ingestion.invoices.vocab import field_words
 
 __all__ = ["misread_text", "run_checks"]
 
@@ -40,10 +41,6 @@ REQUIRED = ("invoice_number", "invoice_date", "currency", "total")
 """Fields every invoice prints: one not read asks for review."""
 
 
-def _label(name: str) -> str:
-    return name.replace("_", " ").replace(" id", " ID")
-
-
 def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
                unread: Iterable[str] = ()) -> tuple[list[InvoiceCheck], bool]:
     """The checks and whether the reading needs review: a check failed, or a value a check needs is missing.
@@ -55,11 +52,11 @@ def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
     missing = not lines
     for name in REQUIRED:
         if getattr(fields, name) is None:
-            checks.append(InvoiceCheck(f"{_label(name)} read", False, f"no {_label(name)} was read: every invoice "
+            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"no {field_words(name)} was read: every invoice "
                                                                        "prints one; read it from the page"))
     for name in unread:
         if name not in REQUIRED:
-            checks.append(InvoiceCheck(f"{_label(name)} read", False, f"its label is printed but no {_label(name)} "
+            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"its label is printed but no {field_words(name)} "
                                                                        "could be read next to it or below it"))
     if fields.country is not None and fields.country.lower() not in COUNTRIES:
         checks.append(InvoiceCheck("country read", False, f"{fields.country!r} is not a country name this reader "

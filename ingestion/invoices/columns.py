@@ -242,7 +242,7 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     for k in counters:
         if best is None or k not in best:
             columns[k].role = "line_no"
-    others = [k for k, c in enumerate(columns) if c.role is None and kinds[k] == "int" and best and k != best[0]]
+    others = [k for k, c in enumerate(columns) if c.role is None and kinds[k] == "int" and k != best[0]] if best else []
     vacuous = bool(best) and columns[best[0]].role is None and not _products(rows, *best, priced=True)
     if best and ((best[0] in counters and (vacuous or sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1))
                  or (vacuous and others)):

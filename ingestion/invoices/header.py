@@ -15,7 +15,7 @@ from collections import Counter
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
-from ingestion.invoices.vocab import LABELS, OTHER, Match, match_words
+from ingestion.invoices.vocab import LABELS, OTHER, Match, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
@@ -178,7 +178,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             if m.role not in found or m.role in _LAST_WINS:
                 found[m.role] = got
             elif got[0] != found[m.role][0]:
-                label = m.role.replace("_", " ").replace(" id", " ID")
+                label = field_words(m.role)
                 doubts.append((f"{label} told apart", f"two labels name the {label}, with different values "
                                                       f"({found[m.role][0]} and {got[0]}); the first was taken: "
                                                       "check it"))
@@ -197,7 +197,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         if getattr(fields, name) is None:  # neither labelled nor found by elimination above the items
             setattr(fields, name, value)
             boxes[name] = span(words)
-            label = name.replace("_", " ").replace(" id", " ID")
+            label = field_words(name)
             doubts.append((f"{label} read below the items", f"the only {label} label is printed below the line "
                                                              "items, where bank details and notes go: check it"))
     doubts += _guessed(fields, boxes, guesses, found)
@@ -212,7 +212,7 @@ def _guessed(fields: InvoiceFields, boxes: dict[str, Box], guesses, found) -> li
         if name in found:
             continue  # a known label names it
         value = value[0] if name in _MONEY_FIELDS else value
-        field = name.replace("_", " ").replace(" id", " ID")
+        field = field_words(name)
         current = getattr(fields, name)
         if current is None:
             setattr(fields, name, value)

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.values import parse_date, parse_money
+from ingestion.invoices.vocab import field_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "OTHER_WORDS", "eliminate"]
@@ -31,9 +32,9 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z.\-]*:?")
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
 
 
-def _taken(w: Word, boxes: dict[str, Box]) -> bool:
+def _taken(w: Word, *groups: dict[str, Box]) -> bool:
     return any(b and b.page == w.page and b.x0 - 0.5 <= w.cx <= b.x1 + 0.5 and b.y0 - 0.5 <= w.cy <= b.y1 + 0.5
-               for b in boxes.values())
+               for boxes in groups for b in boxes.values())
 
 
 def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],
@@ -48,11 +49,11 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         not skip or row_key(row) < min(skip))]  # the header: above the items, not the bank details below
     found: dict[str, list[tuple[object, list[Word]]]] = {"invoice_date": [], "country": [], "invoice_number": []}
     for r, row in enumerate(first):
-        free = [w for w in row if not _taken(w, boxes) and not _taken(w, hidden)]
-        found["invoice_date"] += [d for d in _dates(free) if not _names_other(d[1][0], row, first[r - 1] if r else [])]
+        free, above = [w for w in row if not _taken(w, boxes, hidden)], first[r - 1] if r else []
+        found["invoice_date"] += [d for d in _dates(free) if not _names_other(d[1][0], row, above)]
         found["country"] += _countries(free)
         found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text) and
-                                    not _names_other(w, row, first[r - 1] if r else [])]
+                                    not _names_other(w, row, above)]
     doubts = []
     for name, candidates in found.items():
         if getattr(fields, name) is not None or not candidates:
@@ -62,7 +63,7 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         boxes[name] = span(words)
         distinct = {str(v).lower() for v, _ in candidates}
         if len(distinct) > 1:
-            label = name.replace("_", " ")
+            label = field_words(name)
             doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
     if fields.customer_id is None and skip:
@@ -131,7 +132,7 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     found, glued = [], []
     for r, row in enumerate(rows):
         for i, w in enumerate(row):
-            if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes) or _taken(w, hidden):
+            if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes, hidden):
                 continue
             near = [v for v in (row[i - 1] if i else None, row[i + 1] if i + 1 < len(row) else None)
                     if v is not None and abs(v.x0 - w.x1 if v.x0 > w.x0 else w.x0 - v.x1) < w.height]
@@ -166,7 +167,7 @@ def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]
     with cents (a running header's "536821 -" is no amount)."""
     amounts: list[tuple[Decimal, list[Word]]] = []
     for row in rows:
-        free = [w for w in row if not _taken(w, boxes) and not _taken(w, hidden)]
+        free = [w for w in row if not _taken(w, boxes, hidden)]
         i = 0
         while i < len(free):
             for n in (2, 1):

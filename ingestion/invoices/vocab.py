@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HEADINGS", "LABELS", "OTHER", "Match", "match", "match_words", "norm"]
+__all__ = ["HEADINGS", "LABELS", "OTHER", "Match", "field_words", "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -25,6 +25,15 @@ def norm(word: str) -> str:
     ('no', 'sub-total', 'qty')
     """
     return word.lower().strip().rstrip(":").rstrip(".")
+
+
+def field_words(name: str) -> str:
+    """A field's name as a reader sees it in a check.
+
+    >>> field_words("customer_id"), field_words("invoice_date")
+    ('customer ID', 'invoice date')
+    """
+    return name.replace("_", " ").replace(" id", " ID")
 
 
 def _phrases(table: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:

@@ -33,3 +33,24 @@ def misprinted_pdf(number: str, line: int, delta: str, family: str = "dev-a", se
     rows[line] = Misprinted(rows[line], Decimal(delta))
     tampered = type(inv)(inv.number, inv.date, inv.customer, inv.country, tuple(rows))
     return render_pdf(tampered, layout(seed, family)), inv
+
+
+def first_seed(family: str, test) -> int:
+    """The first layout seed of ``family`` for which ``test(layout)`` holds."""
+    from evaluation.invoice_layouts import layout
+
+    return next(s for s in range(500) if test(layout(s, family)))
+
+
+def read_back(number: str, lay):
+    """Invoice ``number`` of the records sample drawn in ``lay`` and read: its fields and lines must be the
+    truth's, value by value. Returns the reading (for its checks)."""
+    from evaluation.invoice_records import SAMPLE, load_invoices
+    from evaluation.invoice_render import render_pdf, truth
+    from ingestion.invoices.read import read_invoice
+
+    inv = next(i for i in load_invoices(SAMPLE) if i.number == number)
+    reading, expected = read_invoice(render_pdf(inv, lay), f"{number}.pdf"), truth(inv, lay)
+    assert reading.fields.to_dict() == expected.fields.to_dict()
+    assert [ln.to_dict() for ln in reading.lines] == [ln.to_dict() for ln in expected.lines]
+    return reading

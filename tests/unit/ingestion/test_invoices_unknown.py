@@ -11,33 +11,23 @@ import pytest
 
 from core.invoices import InvoiceFields
 from evaluation.invoice_layouts import UNKNOWN, layout
-from evaluation.invoice_records import SAMPLE, load_invoices
-from evaluation.invoice_render import render_pdf, truth
 from ingestion.invoices.checks import run_checks
-from ingestion.invoices.read import interpret, read_invoice
+from ingestion.invoices.read import interpret
 from ingestion.invoices.table import read_table
 from ingestion.invoices.vocab import HEADINGS, LABELS, norm
 from ingestion.invoices.words import Word
+from tests.support.invoices import first_seed, read_back
 
-INVOICES = {inv.number: inv for inv in load_invoices(SAMPLE)}
 TOTALS = ("subtotal", "tax", "total")
 
 
 def _seed(test) -> int:
     """The first dev-d layout seed for which ``test(layout)`` holds."""
-    return next(s for s in range(500) if test(layout(s, "dev-d")))
+    return first_seed("dev-d", test)
 
 
 def _unknown(lay, *names) -> bool:
     return all(lay.labels.get(n) in UNKNOWN[n] for n in names)
-
-
-def _read_back(number: str, lay):
-    inv = INVOICES[number]
-    reading, expected = read_invoice(render_pdf(inv, lay), f"{number}.pdf"), truth(inv, lay)
-    assert reading.fields.to_dict() == expected.fields.to_dict()
-    assert [ln.to_dict() for ln in reading.lines] == [ln.to_dict() for ln in expected.lines]
-    return reading
 
 
 def test_the_family_s_unknown_wordings_are_not_in_the_readers_vocabulary():
@@ -84,28 +74,28 @@ def test_a_heading_ocr_read_as_one_with_its_neighbour_is_split_where_the_rows_sh
 
 def test_totals_with_labels_not_known_are_read_by_size_and_checked():
     seed = _seed(lambda lay: _unknown(lay, *TOTALS) and lay.tax_rate is not None)
-    reading = _read_back("536365", layout(seed, "dev-d"))
+    reading = read_back("536365", layout(seed, "dev-d"))
     assert reading.fields.tax and reading.fields.subtotal + reading.fields.tax == reading.fields.total
     assert not reading.needs_review
 
 
 def test_a_customer_number_with_a_label_not_known_is_read_and_not_invented_without_one():
     seed = _seed(lambda lay: _unknown(lay, "customer_id"))
-    assert _read_back("536365", layout(seed, "dev-d")).fields.customer_id == "17850"
-    assert _read_back("536414", layout(seed, "dev-d")).fields.customer_id is None  # no customer on this invoice
+    assert read_back("536365", layout(seed, "dev-d")).fields.customer_id == "17850"
+    assert read_back("536414", layout(seed, "dev-d")).fields.customer_id is None  # no customer on this invoice
 
 
 @pytest.mark.parametrize("place", ["field", "total"])
 def test_a_currency_named_only_by_a_header_field_or_the_totals_label(place):
     seed = _seed(lambda lay: lay.mark_place == place)
     lay = layout(seed, "dev-d")
-    assert _read_back("536365", lay).fields.currency == lay.currency
+    assert read_back("536365", lay).fields.currency == lay.currency
 
 
 @pytest.mark.parametrize("negative", ["parentheses", "minus after", "CR after"])
 def test_a_credit_note_s_negatives_printed_after_the_number(negative):
     seed = _seed(lambda lay: lay.negative == negative)
-    reading = _read_back("C536548", layout(seed, "dev-d"))
+    reading = read_back("C536548", layout(seed, "dev-d"))
     assert reading.fields.total < 0 and all(ln.quantity < 0 for ln in reading.lines)
 
 
