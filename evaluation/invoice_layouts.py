@@ -1,4 +1,4 @@
-"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of six families.
+"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of seven families.
 
 A layout fixes everything the printed page varies in and nothing of the invoice itself (that is
 :class:`evaluation.invoice_records.Invoice`): the label wording of each header field, the column headings and their
@@ -29,6 +29,8 @@ Families (the drawing of each is in :mod:`evaluation.invoice_render`):
   details (an account number) under the totals, column headings of two words stacked on two lines (half the
   time), and about a third of the labels and headings in :data:`UNKNOWN` wordings.
 - ``held``: the held-aside family (see its own section at the end of this module).
+- ``held-b``: a second held-aside family, fresh, in :mod:`evaluation.invoice_held_b` (drawn by
+  :mod:`evaluation.invoice_held_b_draw`): not to be read either, on the same terms as ``held``.
 
 The money truth is in the records' amounts; a layout only says which currency they are printed as (GBP, EUR or
 USD; in the dev families by symbol or ISO code, before or after the number), and the truth's currency is that one.
@@ -62,7 +64,7 @@ from evaluation.invoice_wordings import CURRENCY_LABELS, DEV, DEV_FORMATS, LEDGE
 __all__ = ["DEV", "DEV_FAMILIES", "FAMILIES", "HELD", "UNKNOWN", "Column", "Layout", "layout", "vocabulary"]
 
 DEV_FAMILIES = ("dev-a", "dev-b", "dev-c", "dev-d", "dev-e")
-FAMILIES = (*DEV_FAMILIES, "held")
+FAMILIES = (*DEV_FAMILIES, "held", "held-b")
 FONTS = {"Helvetica": ("Helvetica", "Helvetica-Bold"), "Times": ("Times-Roman", "Times-Bold"),
          "Courier": ("Courier", "Courier-Bold")}
 PAGES = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
@@ -351,6 +353,9 @@ def layout(seed: int, family: str) -> Layout:
         return _dev(seed, family)
     if family == "held":
         return _held(seed)
+    if family == "held-b":  # a second held-aside family, in a module of its own (imported here: no import cycle)
+        from evaluation.invoice_held_b import held_b_layout
+        return held_b_layout(seed)
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
 
 
@@ -358,6 +363,9 @@ def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
     if family == "held":
         return {w.lower() for words in HELD.values() for w in words}
+    if family == "held-b":
+        from evaluation.invoice_held_b import held_b_vocabulary
+        return held_b_vocabulary()
     extra = {"dev-d": [*UNKNOWN.values(), CURRENCY_LABELS],
              "dev-e": [*UNKNOWN.values(), *(LEDGER[k] for k in ("due_date", "order_number", "line_no", "vat_rate"))]
              }.get(family, [])

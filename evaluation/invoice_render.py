@@ -21,6 +21,7 @@ import random
 from reportlab.pdfgen import canvas
 
 from core.invoices import InvoiceFields, InvoiceLine, InvoiceReading
+from evaluation import invoice_held_b_draw as held_b_draw
 from evaluation.invoice_layouts import FONTS, PAGES, Layout
 from evaluation.invoice_records import Invoice
 from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, foot,
@@ -32,6 +33,9 @@ __all__ = ["NON_INVOICE_KINDS", "paginate", "render_non_invoice", "render_pdf", 
 STYLES = {"classic": (classic_header, classic_totals), "boxed": (boxed_header, boxed_totals),
           "receipt": (receipt_header, receipt_totals), "plain": (classic_header, classic_totals),
           "ledger": (ledger_header, ledger_totals), "summary": (summary_header, None)}
+# Styles that lay out and draw their own pages, table included: style -> (paginate, render_pdf), each called with
+# (invoice, layout) in place of this module's own.
+OWN_PAGES = {"held-b": (held_b_draw.paginate, held_b_draw.render_pdf)}
 
 
 def _scratch(lay: Layout) -> Pen:
@@ -61,6 +65,8 @@ def _rows(inv: Invoice, lay: Layout, pen: Pen) -> list[Row]:
 def paginate(inv: Invoice, lay: Layout) -> list[list[Row]]:
     """The item rows of each page. A page holds the rows that fit between its header and its foot; the last page
     also needs room for the totals (a style that prints them below the items), or a page of their own follows."""
+    if lay.style in OWN_PAGES:
+        return OWN_PAGES[lay.style][0](inv, lay)
     pen = _scratch(lay)
     header, totals = STYLES[lay.style]
     heading = table_head(pen, 0.0)
@@ -82,6 +88,8 @@ def paginate(inv: Invoice, lay: Layout) -> list[list[Row]]:
 
 def render_pdf(inv: Invoice, lay: Layout) -> bytes:
     """The invoice drawn in ``lay``: a PDF with a text layer, the same bytes for the same arguments."""
+    if lay.style in OWN_PAGES:
+        return OWN_PAGES[lay.style][1](inv, lay)
     pages = paginate(inv, lay)
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=lay.page, invariant=1, pageCompression=1)
