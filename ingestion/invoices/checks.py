@@ -3,7 +3,7 @@
 >>> import datetime as dt
 >>> lines = [InvoiceLine("A", "Mug", Decimal("2"), Decimal("1.25"), Decimal("2.50"), 1),
 ...          InvoiceLine("B", "Bag", Decimal("3"), Decimal("0.85"), Decimal("2.65"), 1)]
->>> fields = InvoiceFields("536365", dt.date(2010, 12, 1), currency="GBP", subtotal=Decimal("5.15"),
+>>> fields = InvoiceFields("536365", dt.date(2010, 12, 1), country="France", currency="GBP", subtotal=Decimal("5.15"),
 ...                        total=Decimal("5.15"))
 >>> checks, review = run_checks(fields, lines)
 >>> [(c.name, c.passed) for c in checks], review
@@ -39,6 +39,9 @@ def _cents(value: Decimal) -> Decimal:
 
 REQUIRED = ("invoice_number", "invoice_date", "currency", "total")
 """Fields every invoice prints: one not read asks for review."""
+EXPECTED = ("country",)
+"""Fields an invoice prints with the customer's address: one not read asks for review too, since a value printed
+and missed is as wrong as one misread (a layout that prints no country then needs a look)."""
 
 
 def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
@@ -54,8 +57,12 @@ def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
         if getattr(fields, name) is None:
             checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"no {field_words(name)} was read: every invoice "
                                                                        "prints one; read it from the page"))
+    for name in EXPECTED:
+        if getattr(fields, name) is None:
+            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"no {field_words(name)} was read: if the "
+                                                                       "page prints one, read it from the page"))
     for name in unread:
-        if name not in REQUIRED:
+        if name not in REQUIRED + EXPECTED:
             checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"its label is printed but no {field_words(name)} "
                                                                        "could be read next to it or below it"))
     if fields.country is not None and fields.country.lower() not in COUNTRIES:

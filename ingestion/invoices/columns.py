@@ -201,8 +201,9 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     is, and over two rows or more, or on lines priced 0.00 only, False is returned: a guess a reviewer must see; so
     it is when only lines priced 0.00 give the products and another column holds whole numbers). The
     quantity, unit price and amount are the columns of whole numbers and of money where quantity x price = amount
-    on most rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code and
-    the widest text the description. Without such rows, one money column left takes the money role left, and of
+    on most rows (a column of whole numbers that is not the quantity is the code); then code-like tokens make the code
+    (those differing line to line first; the same token on most lines is a unit or a rate, no code) and the widest
+    text the description. Without such rows, one money column left takes the money role left, and of
     two the amount is the right one. Returns False when two columns could each be the quantity (as on one line
     priced 0.00, where any number times 0 is 0): which one was taken is a guess a reviewer must see.
 
@@ -252,8 +253,10 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             columns[k].role = role
             have.add(role)
     unknown = [k for k, c in enumerate(columns) if c.role is None]
-    for k in unknown:
+    for k in sorted(unknown, key=lambda k: not _distinct(rows, k)):  # a code differs line to line, a unit not
         role = {"int": "quantity" if "quantity" not in have else "code", "code": "code"}.get(kinds[k] or "")
+        if role == "code" and not _distinct(rows, k):
+            continue  # "EA", "PCS", "20" on every line: a unit or a rate, not the products' codes
         if role and role not in have:
             columns[k].role = role
             have.add(role)
@@ -281,6 +284,16 @@ def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:
         return False
     cells = [r[k] for r in rows if k < len(r) and r[k]]
     return bool(cells) and all(c == str(first + n) for n, c in enumerate(cells))
+
+
+def _distinct(rows: list[list[str]], k: int) -> bool:
+    """Whether column ``k`` holds a different value on most of its rows, as products' codes do (under three rows: yes).
+
+    >>> _distinct([["EA"], ["EA"], ["BOX"], ["EA"]], 0), _distinct([["22632"], ["21135"], ["22632"]], 0)
+    (False, True)
+    """
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return len(cells) < 3 or len(set(cells)) > len(cells) / 2
 
 
 def _whole(rows: list[list[str]], k: int) -> bool:

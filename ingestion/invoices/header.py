@@ -4,7 +4,10 @@ the field's type; a field whose label is not found is looked for by elimination 
 A value to the right runs from the label to the next label or a wide gap (dotted leaders skipped); a value below
 is the text on the next row under the label, up to the next label on the label's row. A value that does not read
 as its field's type (a date, an amount, a number) does not count, so ``VAT reg. no. GB 365 6271 67`` is not the
-tax and ``Tax invoice`` is not a tax label with a value.
+tax and ``Tax invoice`` is not a tax label with a value. A known label whose value does not read, with the field
+then found elsewhere, is a doubt (the value it names may be printed in a form this reader does not read). A numeric
+date that reads two ways (``01/12/2010``) is read in the order the document states (``MM/DD/YYYY``), and is a
+doubt, day first, when it states none.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from collections import Counter
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
-from ingestion.invoices.values import CURRENCIES, CURRENCY_NAMES, is_invoice_number, parse_date, parse_money
+from ingestion.invoices.values import (CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number, month_first,
+                                      parse_date, parse_money)
 from ingestion.invoices.vocab import LABELS, OTHER, Match, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
 
@@ -71,6 +75,8 @@ def _value(field: str, words: list[Word]):
         token = words[0].text.strip("#:")
         return (token, words[:1]) if is_invoice_number(token) else None
     if field == "invoice_date":
+        if words and date_order(words[0].text):  # "Date (dd/mm/yyyy): 01/12/2010"
+            words = words[1:]
         for n in range(len(words), 0, -1):
             date = parse_date(" ".join(w.text for w in words[:n]))
             if date:
@@ -164,7 +170,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 if got is None or (below and below[0].lower() in COUNTRIES):
                     got = below  # a name that is no country beside the label, and a country under it
             if got is None:
-                if m.role in _SAY_UNREAD and not after_items and not m.qualified:
+                if m.role not in _MONEY_FIELDS and not after_items and not m.qualified:
                     unread.setdefault(m.role, span(row[m.start:m.end]))
                 continue
             if m.qualified:
@@ -201,7 +207,45 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             doubts.append((f"{label} read below the items", f"the only {label} label is printed below the line "
                                                              "items, where bank details and notes go: check it"))
     doubts += _guessed(fields, boxes, guesses, found)
-    return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None}, doubts
+    doubts += _read_elsewhere(fields, unread, found) + _day_or_month(rows, fields, boxes.get("invoice_date"))
+    return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None and
+                                       k in _SAY_UNREAD}, doubts
+
+
+def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None) -> list[tuple[str, str]]:
+    """The invoice date read month first when the document states that order (``MM/DD/YYYY``), and a doubt when
+    it is printed in numbers that read as two dates (``01/12/2010``) and the document states no order."""
+    if fields.invoice_date is None or box is None:
+        return []
+    printed = " ".join(w.text for row in rows for w in row if w.page == box.page and box.x0 - 0.5 <= w.cx <= box.x1 + 0.5
+                       and box.y0 - 0.5 <= w.cy <= box.y1 + 0.5)
+    if not either_way(printed):
+        return []
+    order = next((o for row in rows for w in row if (o := date_order(w.text))), None)
+    if order == "month":
+        fields.invoice_date = month_first(printed)
+    if order:
+        return []
+    other = month_first(printed)
+    return [("invoice date told apart", f"{printed!r} is {fields.invoice_date:%d %B %Y} day first and {other:%d %B %Y} "
+                                        "month first, and the document does not say which it prints; day first was "
+                                        "taken: check it")]
+
+
+def _read_elsewhere(fields: InvoiceFields, unread: dict[str, Box], found) -> list[tuple[str, str]]:
+    """Doubts for the fields whose known label is printed with nothing beside or under it that reads as the
+    field, and which were then found without it (by elimination, below the items, from an unknown label): the
+    value the label names is printed in a form this reader does not read, so the one taken may be another's."""
+    doubts = []
+    for name, box in unread.items():
+        value = getattr(fields, name)
+        if name in found or value is None:
+            continue
+        label = field_words(name)
+        doubts.append((f"{label} read elsewhere", f"the {label} label (page {box.page}) has nothing beside or "
+                                                  f"under it that reads as a {label}; {value}, found elsewhere, "
+                                                  "was taken: check it"))
+    return doubts
 
 
 def _guessed(fields: InvoiceFields, boxes: dict[str, Box], guesses, found) -> list[tuple[str, str]]:

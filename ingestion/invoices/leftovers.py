@@ -5,7 +5,9 @@ A date, a country name and an invoice-number-like token left on page 1 above the
 after a word that is not a known label is the customer's number; and the amounts printed after the last item row
 are the totals: the largest (in size) is the total, the next the subtotal, and an amount that makes
 subtotal + it = total the tax. A value whose label, in words the vocabulary does not know, holds a word of
-another value's (``Your order``, ``Pay by``: :data:`OTHER_WORDS`) is no candidate. Nothing here is checked against the lines: the checks
+another value's (``Your order``, ``Pay by``: :data:`OTHER_WORDS`) is no candidate. When a field was found this
+way, or no customer was, a value after a label of its own (``Ref.: INV/536365``) that nothing read is a doubt: it
+may be that field's, in a form the reader does not read. Nothing here is checked against the lines: the checks
 (:mod:`ingestion.invoices.checks`) then test these values as they test labelled ones.
 """
 
@@ -16,7 +18,7 @@ from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.values import parse_date, parse_money
-from ingestion.invoices.vocab import field_words
+from ingestion.invoices.vocab import LABELS, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "OTHER_WORDS", "eliminate"]
@@ -54,10 +56,11 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         found["country"] += _countries(free)
         found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text) and
                                     not _names_other(w, row, above)]
-    doubts = []
+    doubts, filled = [], []
     for name, candidates in found.items():
         if getattr(fields, name) is not None or not candidates:
             continue
+        filled.append(name)
         value, words = candidates[0]
         setattr(fields, name, value)
         boxes[name] = span(words)
@@ -68,6 +71,10 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
     if fields.customer_id is None and skip:
         _customer(fields, boxes, first, doubts, hidden)
+        filled += ["customer_id"] if fields.customer_id is not None else []
+    if filled or fields.customer_id is None:
+        seen = {id(w) for candidates in found.values() for _, words in candidates for w in words}
+        doubts += _unexplained([[w for w in row if id(w) not in seen] for row in first], boxes, hidden, filled)
     if skip:
         _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)], hidden,
                 [] if currencies is None else currencies)
@@ -95,6 +102,32 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
         last = v
     label += [v for v in above if v.x0 < w.x1 and w.x0 < v.x1]
     return any(v.text.lower().strip(".:#") in OTHER_WORDS for v in label)
+
+
+def _unexplained(rows: list[list[Word]], boxes: dict[str, Box], hidden: dict[str, Box],
+                 filled: list[str]) -> list[tuple[str, str]]:
+    """A doubt for a value after a label of its own (words ending in a colon) that no field took and no known label
+    claimed, when a field was found without its label or the customer was not found: the value may be that field's,
+    printed in a form this reader does not read (``Ref.: INV/536365``), and the one taken another's.
+
+    >>> row = [Word("Ref.:", 0, 0, 20, 9, 1), Word("INV/536365", 24, 0, 70, 9, 1)]
+    >>> _unexplained([row], {}, {}, ["invoice_number"])[0][1]
+    "'Ref.: INV/536365' is read as no field, and the invoice number was found without its label: check them"
+    """
+    for r, row in enumerate(rows):
+        for i, w in enumerate(row[1:], 1):
+            label = row[i - 1]
+            if not any(ch.isdigit() for ch in w.text) or not label.text.endswith(":") or \
+                    any(ch.isdigit() for ch in label.text) or w.x0 - label.x1 > 12 * w.height or \
+                    _taken(w, boxes, hidden) or _names_other(w, row, rows[r - 1] if r else []) or \
+                    any(m.end == i for m in match_words(row, LABELS, after=True, keep=True)):
+                continue  # a known label's value (a second date, a guess's) is no stranger
+            what = " and ".join(field_words(f) for f in filled)
+            why = f"the {what} {'was' if len(filled) == 1 else 'were'} found without its label" if filled else \
+                "no customer was found"
+            return [("header values told apart", f"{label.text + ' ' + w.text!r} is read as no field, and {why}: "
+                                                 "check them")]
+    return []
 
 
 def _dates(free: list[Word]) -> list[tuple[object, list[Word]]]:

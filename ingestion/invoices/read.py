@@ -62,7 +62,12 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
                               note="Not an invoice: no invoice number or total label and no line-item table.")
     named = printed_currencies(rows)
     fields.currency = document_currency(currencies, table.currencies, named)
-    if not currencies and not table.currencies and len(set(named)) > 1:
+    carried = set(currencies) | set(table.currencies)
+    if len(carried) > 1:
+        doubts.append(("currency told apart", f"the amounts and labels carry {len(carried)} currencies "
+                                              f"({', '.join(sorted(carried))}); {fields.currency} was taken: "
+                                              "check it"))
+    elif not carried and len(set(named)) > 1:
         doubts.append(("currency told apart", f"no amount carries a currency and {len(set(named))} are named "
                                               f"({', '.join(sorted(set(named)))}); {fields.currency} was taken: "
                                               "check it"))

@@ -15,8 +15,10 @@ column is which, and that page's lines are not read.
 
 Column boundaries lie in the emptiest vertical strip between neighbouring headings, measured over the rows below,
 so a short heading over long descriptions or over right-aligned numbers wider than it still gets its values. A row
-without a quantity, a price or an amount continues the description of the line above (a wrapped description); in a
-two-row table it is the description of the line below. Rows stop at a totals label, a page foot ("continued",
+without a quantity, a price or an amount continues the description of the line above (a wrapped description),
+with a doubt when its first word would have fit on the line above (a note or a heading?); in a
+two-row table it is the description of the line below. A code and a description printed in one column are read
+apart, and a word of a text layer running across a column edge is a doubt (:mod:`ingestion.invoices.cells`). Rows stop at a totals label, a page foot ("continued",
 "Page 1 of 2"), a wide gap or a row with one amount and no quantity (a total whose label is not known); a later
 page resumes under its repeated heading row.
 """
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from core.invoices import Box, InvoiceLine
+from ingestion.invoices.cells import across, joined, text_limit, unjoin, wraps
 from ingestion.invoices.columns import Column, assign_roles, boundaries, split_unknown
 from ingestion.invoices.values import parse_money, parse_quantity
 from ingestion.invoices.vocab import HEADINGS, LABELS, match_words
@@ -270,8 +273,15 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         table.roles |= {c.role for c in columns if c.role}
         if two_row:
             table.used.add(row_key(rows[index - 1]))
+        shared = joined([c for c in (_cells(r, edges, columns) for r in measured) if _has_numbers(c)])
+        if shared:  # one column holds the code and the description
+            table.roles |= {"code", "description"}
+        limit = text_limit(measured or body, edges, next((k for k, c in enumerate(columns) if c.role == (
+            shared or "description")), None))
+        tail: list[Word] = []
         for row in body:
             cells = _cells(row, edges, columns)
+            cells = unjoin(cells, shared, _has_numbers(cells))
             if _totals_row(row, cells, table.roles):
                 break  # a totals row whose label the vocabulary does not know: the header reads it
             table.used.add(row_key(row))
@@ -280,10 +290,22 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
                     pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
                 else:
+                    if not wraps(tail, cells.get("description", []), limit):
+                        n = len(table.lines)
+                        table.doubts.append((f"line {n}: description joined", f"the row under line {n} (page "
+                                             f"{row[0].page}) holds no quantity, price or amount, and its first word "
+                                             "would have fit on the line above: it may be a note or a heading, not "
+                                             f"the rest of the description; it was joined to line {n}: check it"))
                     _extend(table, cells)
+                    tail = cells.get("description") or tail
                 continue
+            over = across(row, edges)
+            if over is not None:
+                table.doubts.append((f"line {len(table.lines) + 1}: column edge told apart",
+                                     f"{over.text!r} (page {row[0].page}) runs across the edge between two "
+                                     "columns, so the columns may be misread: check the line's values"))
             _add(table, cells, pending, row[0].page)
-            pending = []
+            pending, tail = [], cells.get("description", [])
     return table
 
 

@@ -179,6 +179,43 @@ def parse_date(text: str) -> dt.date | None:
     return None
 
 
+_NUMERIC_DATE = re.compile(r"(\d{1,2})[/-](\d{1,2})[/-](\d{4})")
+_ORDER = re.compile(r"\b(dd?|mm?)[/.-](dd?|mm?)[/.-](?:yyyy|yy)\b", re.IGNORECASE)
+
+
+def date_order(text: str) -> str | None:
+    """The order of day and month a document states for its numeric dates (``dd/mm/yyyy``: ``"day"`` first,
+    ``MM/DD/YYYY``: ``"month"`` first), or ``None``.
+
+    >>> date_order("Date (MM/DD/YYYY):"), date_order("dd-mm-yy"), date_order("Date:")
+    ('month', 'day', None)
+    """
+    m = _ORDER.search(text)
+    if not m or m[1][0].lower() == m[2][0].lower():
+        return None
+    return "month" if m[1][0].lower() == "m" else "day"
+
+
+def month_first(text: str) -> dt.date | None:
+    """A numeric date read month first (``12/01/2010`` is 1 December), or ``None``."""
+    m = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
+    try:
+        return dt.date(int(m[3]), int(m[1]), int(m[2])) if m else None
+    except ValueError:
+        return None
+
+
+def either_way(text: str) -> bool:
+    """Whether a numeric date reads as two different dates, day first or month first (``01/12/2010``; not
+    ``13/12/2010``, nor a dotted ``01.12.2010``, which is day first wherever it is printed).
+
+    >>> either_way("01/12/2010"), either_way("13/12/2010"), either_way("01.12.2010"), either_way("05/05/2010")
+    (True, False, False, False)
+    """
+    m = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
+    return bool(m) and int(m[1]) <= 12 and int(m[2]) <= 12 and m[1].lstrip("0") != m[2].lstrip("0")
+
+
 def is_invoice_number(text: str) -> bool:
     """Whether ``text`` looks like an invoice or credit note number: digits, perhaps after letters or with dashes.
 

@@ -54,3 +54,14 @@ def read_back(number: str, lay):
     assert reading.fields.to_dict() == expected.fields.to_dict()
     assert [ln.to_dict() for ln in reading.lines] == [ln.to_dict() for ln in expected.lines]
     return reading
+
+
+def word_row(y: float, *texts: str, x: float = 50.0) -> list:
+    """A row of words at height ``y`` from ``x`` on, each 6 pt a character and 4 pt apart, as a text layer gives."""
+    from ingestion.invoices.words import Word
+
+    out = []
+    for text in texts:
+        out.append(Word(text, x, y - 5, x + 6 * len(text), y + 5, 1))
+        x += 6 * len(text) + 4
+    return out

@@ -14,7 +14,7 @@ D = Decimal
 
 
 def _fields(**kw) -> InvoiceFields:
-    base = dict(invoice_number="536365", invoice_date=dt.date(2010, 12, 1), currency="GBP", subtotal=D("5.00"),
+    base = dict(invoice_number="536365", invoice_date=dt.date(2010, 12, 1), country="France", currency="GBP", subtotal=D("5.00"),
                 total=D("5.00"))
     return InvoiceFields(**{**base, **kw})
 
@@ -101,8 +101,12 @@ def test_each_field_every_invoice_prints_must_be_read():
         assert review
         assert _failed(checks)[f"{label} read"] == (f"no {label} was read: every invoice prints one; read it "
                                                    "from the page")
-    checks, review = run_checks(_fields(customer_id=None, country=None, tax=None), [_line(), _line(code="B")])
+    checks, review = run_checks(_fields(customer_id=None, tax=None), [_line(), _line(code="B")])
     assert not review  # these an invoice may leave out
+    # A country is printed with the customer's address: one missed is as wrong as one misread.
+    checks, review = run_checks(_fields(country=None), [_line(), _line(code="B")])
+    assert review and _failed(checks) == {"country read": "no country was read: if the page prints one, read it "
+                                                          "from the page"}
 
 
 def test_a_label_printed_without_a_value_fails_once():

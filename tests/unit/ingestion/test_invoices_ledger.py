@@ -9,8 +9,8 @@ import datetime as dt
 from evaluation.invoice_layouts import UNKNOWN, layout
 from ingestion.invoices.header import read_header
 from ingestion.invoices.vocab import LABELS, norm
-from ingestion.invoices.words import Word, row_key
-from tests.support.invoices import first_seed, read_back
+from ingestion.invoices.words import row_key
+from tests.support.invoices import first_seed, read_back, word_row
 
 
 
@@ -85,12 +85,7 @@ def test_the_sellers_bank_account_is_not_the_customer_and_the_address_postcode_n
     assert not any("customer" in c.name for c in reading.checks)
 
 
-def _row(y: float, *texts: str, x: float = 50.0) -> list[Word]:
-    out = []
-    for text in texts:
-        out.append(Word(text, x, y - 5, x + 6 * len(text), y + 5, 1))
-        x += 6 * len(text) + 4
-    return out
+_row = word_row
 
 
 def test_a_label_known_only_by_its_last_word_gives_its_value_with_a_doubt():

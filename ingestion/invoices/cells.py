@@ -1,0 +1,96 @@
+"""What a line-item row's cells hold beyond their columns: a code and a description printed in one column, a row of
+words that may be a note rather than the rest of a description, and a word running across a column edge.
+
+Nothing here changes a value a column gives; it says how one column's words divide (:func:`unjoin`) or why a reader
+should look (:func:`wraps`, :func:`across`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingestion.invoices.words import Word
+
+__all__ = ["across", "joined", "text_limit", "unjoin", "wraps"]
+
+_CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
+
+
+def joined(cells: list[dict[str, list[Word]]]) -> str | None:
+    """Which column holds both the code and the description, from the item rows' cells: ``"code"`` when there is
+    no description column and the code cells hold several words on most rows ("Item": ``22632 HAND WARMER``),
+    ``"description"`` when there is no code column and every description starts with a code of three characters
+    or more with a digit in it (``22632 HAND WARMER``, ``85123A - HEART``); else ``None``. A description that
+    starts with a count ("3 TRADITIONAL ...") has too few characters, and one such row is not every row.
+
+    >>> def cell(*texts): return [Word(t, 10 * k, 0, 10 * k + 8, 9, 1) for k, t in enumerate(texts)]
+    >>> joined([{"code": cell("22632", "HAND", "WARMER")}, {"code": cell("21135", "POSTCARD")}])
+    'code'
+    >>> joined([{"description": cell("22632", "HAND")}, {"description": cell("3", "STRIPEY", "MICE")}])
+    """
+    rows = [c for c in cells if c.get("code") or c.get("description")]
+    if not rows:
+        return None
+    if all(not c.get("description") for c in rows) and \
+            sum(1 for c in rows if len(c.get("code", [])) > 1) > len(rows) / 2:
+        return "code"
+    if all(not c.get("code") for c in rows) and all(c.get("description") and len(c["description"]) > 1 and
+                                                       _CODE.match(c["description"][0].text) for c in rows):
+        return "description"
+    return None
+
+
+def unjoin(cells: dict[str, list[Word]], column: str | None, item: bool) -> dict[str, list[Word]]:
+    """The cells of a row with the ``column`` that holds both (see :func:`joined`) divided: on an item row its
+    first word is the code and the rest the description (a dash between them dropped); on a row continuing a
+    description, all of it is description.
+
+    >>> row = {"code": [Word("22632", 0, 0, 30, 9, 1), Word("-", 34, 0, 38, 9, 1), Word("MUG", 42, 0, 60, 9, 1)]}
+    >>> {k: [w.text for w in v] for k, v in unjoin(row, "code", True).items()}
+    {'code': ['22632'], 'description': ['MUG']}
+    """
+    if column is None or not cells.get(column):
+        return cells
+    words, out = cells[column], {k: v for k, v in cells.items() if k != column}
+    if not item:
+        out["description"] = words
+        return out
+    rest = words[1:]
+    while rest and rest[0].text in ("-", "–", ":", "|"):
+        rest = rest[1:]
+    out["code"], out["description"] = words[:1], rest
+    return out
+
+
+def across(row: list[Word], edges: list[float]) -> Word | None:
+    """A word of a text layer that runs across a column edge by more than half its height on each side: where the
+    edges were put wrong, or a value overflows into the next column. (OCR's boxes are estimates.)
+
+    >>> across([Word("CHRISTMAS", 100, 0, 160, 9, 1)], [150.0]).text, across([Word("MUG", 100, 0, 120, 9, 1)], [150.0])
+    ('CHRISTMAS', None)
+    """
+    return next((w for w in row if not w.ocr for e in edges if w.x0 + w.height / 2 < e < w.x1 - w.height / 2), None)
+
+
+def text_limit(rows: list[list[Word]], edges: list[float], k: int | None) -> float | None:
+    """The right end of column ``k`` (the description's) as printed: the furthest any of its words reaches."""
+    if k is None:
+        return None
+    lo, hi = edges[k - 1] if k else float("-inf"), edges[k] if k < len(edges) else float("inf")
+    return max((w.x1 for row in rows for w in row if lo <= w.cx < hi), default=None)
+
+
+def wraps(tail: list[Word], words: list[Word], limit: float | None) -> bool:
+    """Whether ``words``, a row with no numbers, can be the rest of the description ending in ``tail``: its first
+    word would not have fit after the line above's last one within the column (``limit``), so it was wrapped. OCR
+    places words by estimate, and is given a character's width or two more.
+
+    >>> a = [Word("HAND", 90, 0, 120, 9, 1), Word("WARMER", 124, 0, 170, 9, 1)]
+    >>> wraps(a, [Word("UNION", 90, 12, 126, 21, 1)], 172), wraps(a, [Word("UNION", 90, 12, 126, 21, 1)], 260)
+    (True, False)
+    """
+    if not tail or not words or limit is None:
+        return True
+    first, last = min(words, key=lambda w: w.x0), max(tail, key=lambda w: w.x1)
+    slack = (1.5 if first.ocr or last.ocr else 0.5) * first.height
+    return last.x1 + 0.25 * first.height + (first.x1 - first.x0) > limit - slack

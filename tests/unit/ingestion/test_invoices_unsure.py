@@ -1,0 +1,148 @@
+"""What the reader cannot be sure of is said, not guessed silently: a known label whose value it cannot read, a
+value after a label of its own that no field took, amounts in two currencies, a column of units beside the codes."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ingestion.invoices.columns import Column, assign_roles
+from ingestion.invoices.read import interpret
+from ingestion.invoices.words import Word
+from tests.support.invoices import word_row
+
+
+_row = word_row
+
+
+def _failed(reading) -> dict[str, str]:
+    return {c.name: c.detail for c in reading.checks if not c.passed}
+
+
+TOTALS = [_row(300, "Total:", "£12.60")]
+
+
+def test_a_date_label_whose_value_cannot_be_read_makes_a_date_found_elsewhere_a_doubt():
+    # "Date:" is printed, but with a date this reader does not read; the only date it reads is another label's.
+    rows = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "Wed", "the", "1st"),
+            _row(130, "Settle", "by:", "2010-12-31"), *TOTALS]
+    reading = interpret([rows], 1)
+    assert reading.fields.invoice_date == dt.date(2010, 12, 31) and reading.needs_review
+    assert "2010-12-31, found elsewhere, was taken" in _failed(reading)["invoice date read elsewhere"]
+    readable = [rows[0], _row(115, "Date:", "1", "Dec", "2010"), *rows[2:]]
+    reading = interpret([readable], 1)
+    assert reading.fields.invoice_date == dt.date(2010, 12, 1)
+    assert "invoice date read elsewhere" not in _failed(reading)
+
+
+def test_a_labelled_value_no_field_took_makes_a_field_found_without_its_label_a_doubt():
+    # "Job:" and "Our ref.:" are labels no vocabulary holds; the number after "Job:" has the invoice number's
+    # shape and is taken, but "INV/536365" may be the invoice number printed in a form the reader does not read.
+    rows = [_row(100, "Our", "ref.:", "INV/536365"), _row(115, "Job:", "536999"), _row(130, "Date:", "2010-12-01"),
+            _row(145, "Customer:", "12583"), *TOTALS]
+    reading = interpret([rows], 1)
+    assert reading.fields.invoice_number == "536999" and reading.needs_review
+    assert "'ref.: INV/536365' is read as no field" in _failed(reading)["header values told apart"]
+    assert "invoice number was found without its label" in _failed(reading)["header values told apart"]
+    reading = interpret([rows[1:]], 1)
+    assert reading.fields.invoice_number == "536999"
+    assert "header values told apart" not in _failed(reading)
+
+
+def test_a_labelled_value_no_field_took_is_a_doubt_when_no_customer_was_found():
+    rows = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "2010-12-01"),
+            _row(130, "Sold", "to:", "C-12583"), *TOTALS]
+    reading = interpret([rows], 1)
+    assert reading.fields.customer_id is None
+    assert "no customer was found" in _failed(reading)["header values told apart"]
+    known = [*rows[:2], _row(130, "Customer:", "12583"), *TOTALS]
+    assert "header values told apart" not in _failed(interpret([known], 1))
+
+
+def test_amounts_in_two_currencies_are_a_doubt():
+    rows = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "2010-12-01"),
+            _row(280, "Subtotal:", "€12.60"), *TOTALS]
+    reading = interpret([rows], 1)
+    assert reading.needs_review and "2 currencies (EUR, GBP)" in _failed(reading)["currency told apart"]
+    same = [*rows[:2], _row(280, "Subtotal:", "£12.60"), *TOTALS]
+    assert "currency told apart" not in _failed(interpret([same], 1))
+
+
+def test_a_column_of_units_beside_the_codes_is_not_read_as_the_code():
+    def roles(rows):
+        cols = [Column(None, 0, 1, []) for _ in rows[0]]
+        assign_roles(cols, rows, first=1)
+        return [c.role for c in cols]
+    rows = [["HAND WARMER", "EA", "6", "1.85", "11.10", "22632"], ["POSTCARD", "EA", "16", "1.69", "27.04", "21135"],
+            ["CAKE CASES", "BOX", "24", "0.55", "13.20", "21212"], ["TEA MUG", "EA", "6", "1.25", "7.50", "22629"]]
+    assert roles(rows) == ["description", None, "quantity", "unit_price", "amount", "code"]
+    # The same token on every line is no code even when it is the only code-like column.
+    assert "code" not in roles([[r[0], "EA", *r[2:5]] for r in rows])
+    # Under three lines, one repeated code is still a code: a product can be on an invoice twice.
+    assert roles([["TEA MUG", "22632", "6", "1.85", "11.10"]] * 2)[1] == "code"
+
+
+def _cells(y: float, *cells: tuple[float, str]) -> list[Word]:
+    return [w for x, text in cells for w in _row(y, *text.split(), x=x)]
+
+
+def _item(y: float, code: str, text: str, qty: str, price: str, amount: str) -> list[Word]:
+    return _cells(y, (50, code), (110, text), (320, qty), (360, price), (420, amount))
+
+
+def test_a_row_of_words_under_a_short_line_is_doubted_not_silently_joined_to_its_description():
+    head = [_row(60, "Invoice", "No.:", "536365"), _row(75, "Date:", "2010-12-01"),
+            _cells(100, (50, "Code"), (110, "Description"), (320, "Qty"), (360, "Price"), (420, "Amount"))]
+    wrapped = _item(115, "22632", "HAND WARMER UNION JACK RED", "6", "1.85", "11.10")
+    lines = [wrapped, _cells(128, (110, "SPOT")), _item(141, "21135", "POSTCARD", "16", "1.69", "27.04"),
+             _cells(154, (110, "Gift wrapped")), _row(180, "Total:", "£38.14")]
+    reading = interpret([head + lines], 1)
+    assert [ln.description for ln in reading.lines] == ["HAND WARMER UNION JACK RED SPOT", "POSTCARD Gift wrapped"]
+    failed = _failed(reading)
+    # "SPOT" did not fit after the longest description: a wrap. "Gift" would have fit after "POSTCARD": a note?
+    assert "line 1: description joined" not in failed and reading.needs_review
+    assert "line 2 (page 1)" in failed["line 2: description joined"]
+
+
+def test_a_word_running_across_a_column_edge_is_doubted():
+    head = [_row(60, "Invoice", "No.:", "536365"), _row(75, "Date:", "2010-12-01"),
+            _cells(100, (50, "Code"), (110, "Description"), (300, "Qty"), (360, "Price"), (420, "Amount"))]
+    lines = [_item(115, "22632", "MUG", "6", "1.85", "11.10"),
+             _cells(128, (50, "21135"), (110, "CHRISTMAS-DECORATIONS-IN-A-TIN"), (330, "16"), (360, "1.69"),
+                    (420, "27.04")), _row(160, "Total:", "£38.14")]
+    reading = interpret([head + lines], 1)
+    assert "'CHRISTMAS-DECORATIONS-IN-A-TIN' (page 1) runs across" in _failed(reading)["line 2: column edge told apart"]
+    fitting = [lines[0], _cells(128, (50, "21135"), (110, "DECORATIONS"), (330, "16"), (360, "1.69"), (420, "27.04")),
+               lines[2]]
+    assert not any("column edge" in name for name in _failed(interpret([head + fitting], 1)))
+
+
+def test_a_code_and_description_printed_in_one_column_are_read_apart():
+    top = [_row(60, "Invoice", "No.:", "536365"), _row(75, "Date:", "2010-12-01")]
+    end = [_row(180, "Total:", "£38.14")]
+
+    def lines(heading: str, first: str, second: str):
+        head = _cells(100, (50, heading), (320, "Qty"), (360, "Price"), (420, "Amount"))
+        rows = [_cells(115, (50, first), (320, "6"), (360, "1.85"), (420, "11.10")), _cells(128, (50, "JACK")),
+                _cells(141, (50, second), (320, "16"), (360, "1.69"), (420, "27.04"))]
+        reading = interpret([top + [head] + rows + end], 1)
+        return [(ln.code, ln.description) for ln in reading.lines]
+    # "Item" names the code; its cells hold the description too, wrapped onto a row of its own.
+    expected = [("22632", "HAND WARMER UNION JACK"), ("21135", "POSTCARD")]
+    assert lines("Item", "22632 HAND WARMER UNION", "21135 POSTCARD") == expected
+    # "Description" over codes printed first, a dash between.
+    assert lines("Description", "22632 - HAND WARMER UNION", "21135 - POSTCARD") == expected
+    # Descriptions that start with a count are descriptions: no code is made of "3".
+    assert lines("Description", "3 HAND WARMERS UNION", "21135 POSTCARD")[0] == (None, "3 HAND WARMERS UNION JACK")
+
+
+def test_a_date_in_numbers_that_read_two_ways_is_read_as_the_document_states_or_doubted():
+    def read(label: str, date: str):
+        reading = interpret([[_row(100, "Invoice", "No.:", "536365"), _row(115, *label.split(), date), *TOTALS]], 1)
+        failed = _failed(reading)
+        assert "invoice date read elsewhere" not in failed  # the stated order is no value: the date follows it
+        return reading.fields.invoice_date, failed.get("invoice date told apart")
+    assert read("Date (MM/DD/YYYY):", "12/01/2010") == (dt.date(2010, 12, 1), None)
+    assert read("Date (dd/mm/yyyy):", "01/12/2010") == (dt.date(2010, 12, 1), None)
+    taken, doubt = read("Date:", "01/12/2010")
+    assert taken == dt.date(2010, 12, 1) and "01 December 2010 day first and 12 January 2010 month first" in doubt
+    assert read("Date:", "13/12/2010") == (dt.date(2010, 12, 13), None)  # no month 13: one way only
