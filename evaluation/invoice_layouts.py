@@ -1,4 +1,4 @@
-"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of seven families.
+"""How a generated invoice looks: :class:`Layout`, drawn from a seed by :func:`layout`, for one of six families.
 
 A layout fixes everything the printed page varies in and nothing of the invoice itself (that is
 :class:`evaluation.invoice_records.Invoice`): the label wording of each header field, the column headings and their
@@ -29,8 +29,8 @@ Families (the drawing of each is in :mod:`evaluation.invoice_render`):
   details (an account number) under the totals, column headings of two words stacked on two lines (half the
   time), and about a third of the labels and headings in :data:`UNKNOWN` wordings.
 - ``held``: the held-aside family (see its own section at the end of this module).
-- ``held-b``: a second held-aside family, fresh, in :mod:`evaluation.invoice_held_b` (drawn by
-  :mod:`evaluation.invoice_held_b_draw`): not to be read either, on the same terms as ``held``.
+- ``held-b``: a second held-aside family, not in this module: :mod:`evaluation.invoice_families` holds every
+  family, this one included (not to be read either, on the same terms as ``held``).
 
 The money truth is in the records' amounts; a layout only says which currency they are printed as (GBP, EUR or
 USD; in the dev families by symbol or ISO code, before or after the number), and the truth's currency is that one.
@@ -64,7 +64,7 @@ from evaluation.invoice_wordings import CURRENCY_LABELS, DEV, DEV_FORMATS, LEDGE
 __all__ = ["DEV", "DEV_FAMILIES", "FAMILIES", "HELD", "UNKNOWN", "Column", "Layout", "layout", "vocabulary"]
 
 DEV_FAMILIES = ("dev-a", "dev-b", "dev-c", "dev-d", "dev-e")
-FAMILIES = (*DEV_FAMILIES, "held", "held-b")
+FAMILIES = (*DEV_FAMILIES, "held")  # this module's; every family is in evaluation.invoice_families
 FONTS = {"Helvetica": ("Helvetica", "Helvetica-Bold"), "Times": ("Times-Roman", "Times-Bold"),
          "Courier": ("Courier", "Courier-Bold")}
 PAGES = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
@@ -353,19 +353,19 @@ def layout(seed: int, family: str) -> Layout:
         return _dev(seed, family)
     if family == "held":
         return _held(seed)
-    if family == "held-b":  # a second held-aside family, in a module of its own (imported here: no import cycle)
-        from evaluation.invoice_held_b import held_b_layout
-        return held_b_layout(seed)
-    raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
+    raise _unknown(family)
+
+
+def _unknown(family: str) -> ValueError:
+    return ValueError(f"unknown family {family!r}; here: {', '.join(FAMILIES)}; all: evaluation.invoice_families")
 
 
 def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
     if family == "held":
         return {w.lower() for words in HELD.values() for w in words}
-    if family == "held-b":
-        from evaluation.invoice_held_b import held_b_vocabulary
-        return held_b_vocabulary()
+    if family not in DEV_FAMILIES:
+        raise _unknown(family)
     extra = {"dev-d": [*UNKNOWN.values(), CURRENCY_LABELS],
              "dev-e": [*UNKNOWN.values(), *(LEDGER[k] for k in ("due_date", "order_number", "line_no", "vat_rate"))]
              }.get(family, [])

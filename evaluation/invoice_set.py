@@ -1,5 +1,5 @@
 """The invoice reader's evaluation set: real invoices (:mod:`evaluation.invoice_records`) drawn in layouts of each
-family (:mod:`evaluation.invoice_layouts`), as PDFs with a text layer and as scans, each with its truth.
+family (:mod:`evaluation.invoice_families`), as PDFs with a text layer and as scans, each with its truth.
 
     python -m evaluation.invoice_set --out DIR [--per-family 50]
                                      [--families dev-a dev-b dev-c dev-d dev-e held held-b]
@@ -34,7 +34,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from core.invoices import InvoiceReading
-from evaluation.invoice_layouts import FAMILIES, Layout, layout
+from evaluation.invoice_families import FAMILIES, layout
+from evaluation.invoice_layouts import Layout
 from evaluation.invoice_records import RECORDS, SAMPLE, Invoice, load_invoices
 from evaluation.invoice_render import NON_INVOICE_KINDS, render_non_invoice, render_pdf, truth
 from evaluation.invoice_scans import scan

@@ -13,9 +13,11 @@ import pymupdf
 import pytest
 
 import evaluation.invoice_held_b
+import evaluation.invoice_layouts
 from evaluation.invoice_eval import GROUPS, HELD
+from evaluation.invoice_families import FAMILIES, layout, vocabulary
 from evaluation.invoice_held_b import FORMATS, ORDERS
-from evaluation.invoice_layouts import DEV_FAMILIES, FAMILIES, ORDERS as DEV_ORDERS, layout, vocabulary
+from evaluation.invoice_layouts import DEV_FAMILIES, ORDERS as DEV_ORDERS
 from evaluation.invoice_records import SAMPLE, load_invoices
 from evaluation.invoice_render import render_pdf, truth
 from evaluation.invoice_scans import scan
@@ -35,6 +37,9 @@ def test_doctests():
 
 def test_the_family_is_held_aside_and_reported_as_its_own_group():
     assert FAMILY in FAMILIES and FAMILY not in DEV_FAMILIES
+    assert FAMILY not in evaluation.invoice_layouts.FAMILIES  # the family is only in evaluation.invoice_families
+    with pytest.raises(ValueError, match="evaluation.invoice_families"):
+        evaluation.invoice_layouts.layout(0, FAMILY)
     assert GROUPS[FAMILY] not in (GROUPS["held"], GROUPS["dev-a"]) and FAMILY in HELD
 
 

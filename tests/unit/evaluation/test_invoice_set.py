@@ -18,9 +18,11 @@ import pymupdf
 import pytest
 from PIL import Image
 
+import evaluation.invoice_families
 import evaluation.invoice_layouts
 import evaluation.invoice_records
-from evaluation.invoice_layouts import DEV_FAMILIES, FAMILIES, HELD_FORMATS, ORDERS, layout, vocabulary
+from evaluation.invoice_families import FAMILIES, layout, vocabulary
+from evaluation.invoice_layouts import DEV_FAMILIES, HELD_FORMATS, ORDERS
 from evaluation.invoice_records import RECORDS, SAMPLE, load_invoices
 from evaluation.invoice_render import NON_INVOICE_KINDS, render_non_invoice, render_pdf, truth
 from evaluation.invoice_scans import scan, scan_settings
@@ -44,6 +46,20 @@ def full_records():
 def test_doctests():
     assert doctest.testmod(evaluation.invoice_records).failed == 0
     assert doctest.testmod(evaluation.invoice_layouts).failed == 0
+    assert doctest.testmod(evaluation.invoice_families).failed == 0
+
+
+def test_every_family_is_in_invoice_families_and_an_unknown_one_is_refused():
+    assert FAMILIES[:len(evaluation.invoice_layouts.FAMILIES)] == evaluation.invoice_layouts.FAMILIES
+    assert set(DEV_FAMILIES) | {"held"} <= set(FAMILIES)
+    for family in evaluation.invoice_layouts.FAMILIES:
+        assert layout(3, family) == evaluation.invoice_layouts.layout(3, family)
+        assert vocabulary(family) == evaluation.invoice_layouts.vocabulary(family)
+    for module, points_to in ((evaluation.invoice_families, ""), (evaluation.invoice_layouts, ".*invoice_families")):
+        with pytest.raises(ValueError, match=f"unknown family 'nope'.*held{points_to}"):
+            module.layout(0, "nope")
+        with pytest.raises(ValueError, match=f"unknown family 'nope'.*held{points_to}"):
+            module.vocabulary("nope")
 
 
 def test_the_sample_holds_the_kinds_of_invoice_the_set_needs():
