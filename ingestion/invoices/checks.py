@@ -53,18 +53,17 @@ def run_checks(fields: InvoiceFields, lines: list[InvoiceLine],
     """
     checks: list[InvoiceCheck] = []
     missing = not lines
-    for name in REQUIRED:
+    why = {name: "every invoice prints one; read it from the page" for name in REQUIRED}
+    why.update({name: "if the page prints one, read it from the page" for name in EXPECTED})
+    for name in (*REQUIRED, *EXPECTED):
         if getattr(fields, name) is None:
-            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"no {field_words(name)} was read: every invoice "
-                                                                       "prints one; read it from the page"))
-    for name in EXPECTED:
-        if getattr(fields, name) is None:
-            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"no {field_words(name)} was read: if the "
-                                                                       "page prints one, read it from the page"))
+            label = field_words(name)
+            checks.append(InvoiceCheck(f"{label} read", False, f"no {label} was read: {why[name]}"))
     for name in unread:
-        if name not in REQUIRED + EXPECTED:
-            checks.append(InvoiceCheck(f"{field_words(name)} read", False, f"its label is printed but no {field_words(name)} "
-                                                                       "could be read next to it or below it"))
+        if name not in why:
+            label = field_words(name)
+            checks.append(InvoiceCheck(f"{label} read", False, f"its label is printed but no {label} could be read "
+                                                                "next to it or below it"))
     if fields.country is not None and fields.country.lower() not in COUNTRIES:
         checks.append(InvoiceCheck("country read", False, f"{fields.country!r} is not a country name this reader "
                                                           "knows: check the country on the page"))

@@ -115,12 +115,16 @@ def _unexplained(rows: list[list[Word]], boxes: dict[str, Box], hidden: dict[str
     "'Ref.: INV/536365' is read as no field, and the invoice number was found without its label: check them"
     """
     for r, row in enumerate(rows):
+        known = None  # the ends of known labels on this row, found once a candidate needs them
         for i, w in enumerate(row[1:], 1):
             label = row[i - 1]
             if not any(ch.isdigit() for ch in w.text) or not label.text.endswith(":") or \
                     any(ch.isdigit() for ch in label.text) or w.x0 - label.x1 > 12 * w.height or \
-                    _taken(w, boxes, hidden) or _names_other(w, row, rows[r - 1] if r else []) or \
-                    any(m.end == i for m in match_words(row, LABELS, after=True, keep=True)):
+                    _taken(w, boxes, hidden) or _names_other(w, row, rows[r - 1] if r else []):
+                continue
+            if known is None:
+                known = {m.end for m in match_words(row, LABELS, after=True, keep=True)}
+            if i in known:
                 continue  # a known label's value (a second date, a guess's) is no stranger
             what = " and ".join(field_words(f) for f in filled)
             why = f"the {what} {'was' if len(filled) == 1 else 'were'} found without its label" if filled else \
