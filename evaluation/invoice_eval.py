@@ -46,7 +46,7 @@ __all__ = ["Score", "Tally", "lines_right", "main", "score"]
 
 LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
-          "held": "held aside", "held-b": "held aside (fresh)",
+          "dev-f": "developed", "held": "held aside", "held-b": "held aside (fresh)",
           "none": "not invoices"}
 HELD = ("held", "held-b")  # the held-aside families: their readings are never written out
 

@@ -1,29 +1,34 @@
 """Every invoice family, by name: :data:`FAMILIES`, and :func:`layout` and :func:`vocabulary` for any of them.
 
-The dev families and ``held`` are in :mod:`evaluation.invoice_layouts`; ``held-b``, a second held-aside family, is
+The dev families ``dev-a`` to ``dev-e`` and ``held`` are in :mod:`evaluation.invoice_layouts`, ``dev-f`` (erp
+systems' invoices) in :mod:`evaluation.invoice_dev_f`; ``held-b``, a second held-aside family, is
 in :mod:`evaluation.invoice_held_b`, which imports :mod:`evaluation.invoice_layouts`. This module sits above both,
 so the layouts module needs no import of the held-b one. Neither held-aside family is to be looked at while developing the invoice
 reader (see :mod:`evaluation.invoice_layouts`).
 
 >>> FAMILIES[-2:]
 ('held', 'held-b')
->>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a")
-True
+>>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
+(True, 'dev-f')
 """
 
 from __future__ import annotations
 
 from evaluation import invoice_layouts
+from evaluation.invoice_dev_f import dev_f_layout, dev_f_vocabulary
 from evaluation.invoice_held_b import held_b_layout, held_b_vocabulary
-from evaluation.invoice_layouts import DEV_FAMILIES, Layout
+from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
-FAMILIES = (*invoice_layouts.FAMILIES, "held-b")
+DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
+FAMILIES = (*DEV_FAMILIES, "held", "held-b")
 
 
 def layout(seed: int, family: str) -> Layout:
     """The layout of ``family`` drawn from ``seed`` (the same pair always gives the same layout)."""
+    if family == "dev-f":
+        return dev_f_layout(seed)
     if family == "held-b":
         return held_b_layout(seed)
     if family in invoice_layouts.FAMILIES:
@@ -33,6 +38,8 @@ def layout(seed: int, family: str) -> Layout:
 
 def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
+    if family == "dev-f":
+        return dev_f_vocabulary()
     if family == "held-b":
         return held_b_vocabulary()
     if family in invoice_layouts.FAMILIES:

@@ -118,7 +118,7 @@ class Layout:
     currency: str  # ISO 4217 code, the truth's currency
     mark: str  # "£", "GBP", ...; "" when the currency is stated once in a note
     mark_place: str  # before | after | note (the mark is printed nowhere) | field (a header field names it) |
-    # total (the total's label names it: "Total (EUR)")
+    # total (the total's label names it: "Total (EUR)") | heading (the amount column's heading names it)
     mark_lines: bool  # the table's prices and amounts carry the mark too
     negative: str  # a key of NEGATIVES; minus: -27.50
     tax_rate: Decimal | None
@@ -156,7 +156,7 @@ class Layout:
         """An amount as printed in the totals (``lines`` False) or in the table (True; with the currency mark only
         when :attr:`mark_lines`)."""
         text = self.number(value)
-        if self.mark_place in ("note", "field", "total") or (lines and not self.mark_lines):
+        if self.mark_place in ("note", "field", "total", "heading") or (lines and not self.mark_lines):
             return text
         space = " " if len(self.mark) > 1 or self.mark_place == "after" else ""
         if self.mark_place == "after":
