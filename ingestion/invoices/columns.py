@@ -12,13 +12,15 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ingestion.invoices.values import parse_int, parse_money, parse_quantity
+from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity
 from ingestion.invoices.words import Word
 
 __all__ = ["Column", "assign_roles", "boundaries", "split_unknown"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
-_MONEY = re.compile(r"\d[.,]\d\d\b")
+_MONEY = CENTS
+_NUMBER_ROLES = ("quantity", "unit_price", "amount")
+_RATE = re.compile(r"[-(]?\d+(?:[.,]\d+)?\s?%\)?")
 
 
 @dataclass
@@ -185,6 +187,8 @@ def _gutter(left: list[Word], right: list[Word], rows: list[list[Word]]) -> bool
 def _kind(text: str) -> str | None:
     if not text:
         return None
+    if _RATE.fullmatch(text):
+        return "rate"  # 20%: a tax or discount rate, no description nor code
     if parse_int(text) is not None or (parse_quantity(text) is not None and not _MONEY.search(text)):
         return "int"  # 6, 1,200, 6 pcs
     if _MONEY.search(text) and parse_money(text) is not None:
@@ -213,13 +217,15 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     >>> [c.role for c in cols]
     ['code', 'description', 'unit_price', 'quantity', 'amount']
     """
-    have = {c.role for c in columns if c.role}
-    counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
     kinds = []
     for k, col in enumerate(columns):
         counts = Counter(_kind(r[k]) for r in rows if k < len(r))
         counts.pop(None, None)
         kinds.append(counts.most_common(1)[0][0] if counts else None)
+        if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
+            col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
+    have = {c.role for c in columns if c.role}
+    counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
 
     def candidates(role: str, kind: str, skip: list[int]) -> list[int]:
         fixed = [k for k, c in enumerate(columns) if c.role == role]
@@ -240,20 +246,26 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
                             best = (q, p, a)
         if best:
             break
+    # Whole numbers that could be the quantity too; two columns counting "1" on one row: either may be the count.
+    others = [k for k, c in enumerate(columns) if c.role is None and kinds[k] == "int" and k != best[0] and (
+        k not in counters or (len(rows) < 2 and len(counters) > 1))] if best else []
     for k in counters:
         if best is None or k not in best:
             columns[k].role = "line_no"
-    others = [k for k, c in enumerate(columns) if c.role is None and kinds[k] == "int" and k != best[0]] if best else []
     vacuous = bool(best) and columns[best[0]].role is None and not _products(rows, *best, priced=True)
     if best and ((best[0] in counters and (vacuous or sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1))
                  or (vacuous and others)):
         quantities.add(-1)  # a column counting 1, 2, 3 ..., or of two whole numbers x 0.00: the quantity is a guess
     if best:
-        for k, role in zip(best, ("quantity", "unit_price", "amount")):
+        for k, role in zip(best, _NUMBER_ROLES):
             columns[k].role = role
             have.add(role)
+        for k, col in enumerate(columns):
+            if col.role in _NUMBER_ROLES and k not in best:
+                col.role = None  # "Net" and "Total" over a net and a gross amount: the arithmetic tells the amount
     unknown = [k for k, c in enumerate(columns) if c.role is None]
-    for k in sorted(unknown, key=lambda k: not _distinct(rows, k)):  # a code differs line to line, a unit not
+    # A code differs line to line, a unit not; and a code holds a digit ("22632"), a unit ("PCS", "PK") not.
+    for k in sorted(unknown, key=lambda k: (not _distinct(rows, k), not _digits(rows, k))):
         role = {"int": "quantity" if "quantity" not in have else "code", "code": "code"}.get(kinds[k] or "")
         if role == "code" and not _distinct(rows, k):
             continue  # "EA", "PCS", "20" on every line: a unit or a rate, not the products' codes
@@ -294,6 +306,16 @@ def _distinct(rows: list[list[str]], k: int) -> bool:
     """
     cells = [r[k] for r in rows if k < len(r) and r[k]]
     return len(cells) < 3 or len(set(cells)) > len(cells) / 2
+
+
+def _digits(rows: list[list[str]], k: int) -> bool:
+    """Whether most of column ``k``'s cells hold a digit.
+
+    >>> _digits([["PCS"], ["PK"]], 0), _digits([["22632"], ["POST"], ["84880"]], 0)
+    (False, True)
+    """
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return sum(any(ch.isdigit() for ch in c) for c in cells) > len(cells) / 2
 
 
 def _whole(rows: list[list[str]], k: int) -> bool:

@@ -76,8 +76,8 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         seen = {id(w) for candidates in found.values() for _, words in candidates for w in words}
         doubts += _unexplained([[w for w in row if id(w) not in seen] for row in first], boxes, hidden, filled)
     if skip:
-        _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)], hidden,
-                [] if currencies is None else currencies)
+        doubts += _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)], hidden,
+                          [] if currencies is None else currencies)
     return doubts
 
 
@@ -199,9 +199,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
 
 
 def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],
-            currencies: list[str]) -> None:
+            currencies: list[str]) -> list[tuple[str, str]]:
     """The amounts after the last item row no label claimed, given to the totals still missing by size: printed
-    with cents (a running header's "536821 -" is no amount)."""
+    with cents (a running header's "536821 -" is no amount). A tax of 0.00 taken so is a doubt: subtotal + 0.00 =
+    total holds of any zero printed there (a payment of 0.00)."""
     amounts: list[tuple[Decimal, list[Word]]] = []
     for row in rows:
         free = [w for w in row if not _taken(w, boxes, hidden)]
@@ -217,7 +218,7 @@ def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]
             else:
                 i += 1
     if not amounts:
-        return
+        return []
     amounts.sort(key=lambda a: abs(a[0][0]), reverse=True)
     for name in ("total", "subtotal"):
         if getattr(fields, name) is None and amounts:
@@ -229,4 +230,9 @@ def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]
         for (value, _), words in amounts:
             if fields.subtotal + value == fields.total:
                 fields.tax, boxes["tax"] = value, span(words)
+                if not value:
+                    return [("tax told apart", f"no known label names the tax; an unlabelled {value} after the "
+                                               "items was taken as the tax, as subtotal + tax = total holds of "
+                                               "any zero: check it")]
                 break
+    return []

@@ -20,7 +20,7 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
+__all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
            "parse_quantity"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
@@ -34,6 +34,13 @@ _NUMBER = r"\d[\d., ']*\d|\d"
 _MONEY = re.compile(
     rf"^(?P<open>\()?\s*(?P<s1>[-−–])?\s*(?P<m1>{_MARK})?\s*(?P<s2>[-−–])?\s*(?P<num>{_NUMBER})\s*"
     rf"(?P<s3>[-−–])?\s*(?P<m2>{_MARK})?\s*(?P<close>\))?\s*(?P<cr>CR)?$", re.IGNORECASE)
+CENTS = re.compile(r"\d[.,]\d\d(?![.,]?\d)|(?<![\d.,])(?:\d{1,3}(?:[,.' ]\d{3})*|\d+)[.,]\d{4}(?![.,]?\d)")
+"""A number printed with cents (``12.60``), or a unit price with four decimals (``2.5500``); not a date's
+``02.12.2010``.
+
+>>> [bool(CENTS.search(t)) for t in ("12.60", "2.5500", "1,234.5600", "02.12.2010", "2010", "1.250")]
+[True, True, True, False, False, False]
+"""
 _MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                             "nov", "dec"))}
 

@@ -1,0 +1,238 @@
+"""The line-item table's heading row and its columns.
+
+The heading row is a row naming at least two known column headings (:data:`ingestion.invoices.vocab.HEADINGS`),
+which with the words glued to them a space apart (``Unit Price Excl. VAT``) hold half its words or more, or, on a
+page with none, the row of words (three groups or more) just above the first row holding two amounts (or above a
+row of one amount over it, a "Brought forward"); words on it the vocabulary does not know are headings whose role
+the column's content gives. Headings a space apart are one heading: a known one keeps its role with words that
+narrow it (``Amount (EUR)``, ``excl. VAT``) and gives it up to words naming another value (``Amount incl. VAT``).
+Headings printed over two lines (``Unit`` over ``price``) are read as one row when that reading finds more roles,
+or holds more of the upper row's words in known headings, than either row alone; a row naming only the description
+over the heading row is a two-row table's instead: each item's description is on a row of its own above its other
+values. Headings alone on a row just above or below, of roles the heading row lacks, are its own (a turned sheet's
+row read in two); stacked over or under its headings they leave it unclear which column is which, and that page's
+lines are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ingestion.invoices.columns import Column
+from ingestion.invoices.values import CENTS
+from ingestion.invoices.vocab import HEADINGS, match_words, norm
+from ingestion.invoices.words import Word
+
+__all__ = ["RULE", "Heading", "find_heading", "item_row"]
+
+RULE = re.compile(r"^[-=_.*~]+$")
+"""A rule typed as text."""
+
+
+class Heading(NamedTuple):
+    index: int  # the first heading row
+    columns: list[Column]  # left to right
+    two_row: bool  # each item's description on a row of its own above its other values
+    last: int  # the last heading row
+    sure: bool  # False: headings stacked over or under the row's, so which column is which cannot be told
+
+
+def find_heading(rows: list[list[Word]]) -> Heading | None:
+    """The heading row of the table and its columns; headings a neighbouring row holds (heading words alone, of
+    roles the row lacks, less than a line away) are the same row's, read a little higher or lower on a turned
+    sheet; standing over or under one of its headings they make the columns unsure. A page with no row of known
+    headings takes the row just above its first item row (a row holding two amounts), when that row is
+    words only, in three groups or more: the table's headings in wordings the vocabulary does not know."""
+    for i, row in enumerate(rows):
+        found = match_words(row, HEADINGS, after=True)
+        stacked = _stacked(row, rows[i + 1]) if i + 1 < len(rows) and not _description_row(found, row) else None
+        if stacked is not None:  # headings of two words printed over two lines, or two rows of their own
+            both, lower = match_words(stacked, HEADINGS, after=True), match_words(rows[i + 1], HEADINGS, after=True)
+            if not _over(both, row, stacked) and \
+                    _score(both, row, stacked) > max(_score(lower), _score(found, row, row)):
+                found, row = both, stacked
+            elif _score(lower) > _score(found):
+                continue  # the row below is the heading row
+        last = i if row is rows[i] else i + 1
+        if len({m.role for m in found}) < 2 or _held(found, row) < len(row) * 0.5:
+            continue
+        heading = _heading(rows, i, found, row, last)
+        if heading is not None:
+            return heading
+    for i in range(len(rows) - 1):
+        if _wordy(rows[i]) and (item_row(rows[i + 1]) or (  # or under a row of one amount ("Brought forward")
+                i + 2 < len(rows) and sum(1 for w in rows[i + 1] if CENTS.search(w.text)) == 1 and
+                item_row(rows[i + 2]))):
+            stacked = _stacked(rows[i - 1], rows[i]) if i else None
+            first, words = (i - 1, stacked) if stacked else (i, rows[i])
+            heading = _heading(rows, first, match_words(words, HEADINGS, after=True), words, i)
+            if heading is not None:
+                return heading
+    return None
+
+
+def _held(found, row: list[Word]) -> int:
+    """How many of the row's words known headings hold, with the words glued to them a space apart (``Excl. VAT``
+    of ``Unit Price Excl. VAT``), as :func:`_glued` joins them."""
+    held = {k for m in found for k in range(m.start, m.end)}
+    for k in sorted(held):
+        for step in (1, -1):
+            j = k + step
+            while 0 <= j < len(row) and j not in held and _gap(row, min(j, j - step), max(j, j - step)) < \
+                    0.5 * max(row[j].height, 4.0):
+                held.add(j)
+                j += step
+    return len(held)
+
+
+def _gap(row: list[Word], a: int, b: int) -> float:
+    return row[b].x0 - row[a].x1
+
+
+def _description_row(found, row: list[Word]) -> bool:
+    """Whether ``row`` names the description and nothing else: over a heading row, a two-row table's."""
+    return [m.role for m in found] == ["description"] and found[0].end - found[0].start == len(row)
+
+
+def _over(found, upper: list[Word], words: list[Word]) -> bool:
+    """Whether a stacked reading (``words``) has a heading of the ``upper`` row over one of the lower row: two rows
+    of headings (a two-row table's description over the others), not headings printed over two lines."""
+    ups = {id(w) for w in upper}
+    spans = [(all(id(w) in ups for w in ws), min(w.x0 for w in ws), max(w.x1 for w in ws))
+             for m in found if (ws := words[m.start:m.end]) and (all(id(w) in ups for w in ws) or
+                                                                   not any(id(w) in ups for w in ws))]
+    return any(a[0] and not b[0] and a[1] < b[2] and b[1] < a[2] for a in spans for b in spans)
+
+
+def _score(found, upper: list[Word] = (), words: list[Word] = ()) -> tuple[int, int]:
+    """How well heading matches read a row: the roles found less the ones found twice, then how many of the
+    ``upper`` row's words (of a stacked reading, ``words``) a match holds."""
+    roles = {m.role for m in found}
+    held = {id(w) for m in found for w in words[m.start:m.end]}
+    return 2 * len(roles) - len(found), sum(id(w) in held for w in upper)
+
+
+def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
+    """Two rows of headings printed one over the other (``Unit`` over ``price``, ``Qty`` on the lower row alone) as
+    one row: the words of each column, the upper ones first, in the order of the columns; ``None`` when the rows
+    are not that (a number or a typed rule in either, a line or more apart, or an upper word over no lower one).
+
+    >>> up = [Word("Unit", 100, 0, 118, 9, 1)]
+    >>> low = [Word("Qty", 50, 11, 65, 20, 1), Word("price", 98, 11, 120, 20, 1)]
+    >>> [w.text for w in _stacked(up, low)]
+    ['Qty', 'Unit', 'price']
+    """
+    words = upper + lower
+    if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
+            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
+        return None
+    if not all(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper):
+        return None
+    cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
+    for w in sorted(words, key=lambda w: w.x0):
+        if cells and w.x0 < max(v.x1 for v in cells[-1]):
+            cells[-1].append(w)
+        else:
+            cells.append([w])
+    return [w for cell in cells for w in sorted(cell, key=lambda w: (w not in upper, w.x0))]
+
+
+def _wordy(row: list[Word]) -> bool:
+    """Whether ``row`` could be a row of headings: no numbers, three groups of words or more."""
+    return not any(ch.isdigit() for w in row for ch in w.text) and len(_groups(row)) >= 3
+
+
+def item_row(row: list[Word]) -> bool:
+    """Whether ``row`` looks like an item row: two amounts or more among three values or more."""
+    return sum(1 for w in row if CENTS.search(w.text)) >= 2 and len(_groups(row)) >= 3
+
+
+def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) -> Heading | None:
+    """The heading of rows ``i`` to ``last`` (one row, or two of stacked headings, whose words are ``row``)."""
+    roles = {m.role for m in found}
+    columns, used = [], set()
+    for m in found:
+        words = row[m.start:m.end]
+        columns.append(Column(m.role, min(w.x0 for w in words), max(w.x1 for w in words), words))
+        used.update(range(m.start, m.end))
+    rest = [w for k, w in enumerate(row) if k not in used]
+    for group in _groups(rest):
+        columns.append(Column(None, group[0].x0, group[-1].x1, group))
+    columns = _glued(columns)
+    two_row = False
+    if i > 0 and "description" not in roles:
+        above = rows[i - 1]
+        if [m.role for m in match_words(above, HEADINGS, after=True)] == ["description"] and \
+                rows[i][0].y0 - above[-1].y1 < 2 * rows[i][0].height:
+            two_row = True
+    first, sure = i, True
+    for ref, k in ([(last, last + 1)] if two_row else [(i, i - 1), (last, last + 1)]):
+        more = _more_headings(rows, ref, k, roles | {c.role for c in columns})
+        if more:
+            first, last = min(first, k), max(last, k)
+            sure = sure and not any(c.x0 < m.x1 and m.x0 < c.x1 for m in more for c in columns)
+            columns += more
+    if len(columns) < 3:
+        return None
+    columns.sort(key=lambda c: c.x0)
+    return Heading(first, columns, two_row, last, sure)
+
+
+_SAME = {"excl", "ex", "excluding", "before", "net", "exc"}  # words keeping what "Amount excl. VAT" names
+_OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
+
+
+def _glued(columns: list[Column]) -> list[Column]:
+    """Neighbouring headings a space apart as one heading (``Amount Excl. VAT``, ``Amount (EUR)``, ``Net Value``),
+    as the words of an unknown heading are grouped: a known heading keeps its role with words of the same role or
+    that narrow it (a currency, "excl. VAT"), and gives it up to words naming another value ("incl. VAT": the
+    column's content then tells what it holds).
+
+    >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
+    ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
+    >>> [(c.role, c.x1) for c in _glued(cols)]
+    [(None, 70)]
+    """
+    out: list[Column] = []
+    for col in sorted(columns, key=lambda c: c.x0):
+        prev = out[-1] if out else None
+        if prev is None or col.x0 - prev.x1 >= 0.5 * max(col.heading[0].height, 4.0) or \
+                (prev.role and col.role and prev.role != col.role):
+            out.append(col)
+            continue
+        words = prev.heading + col.heading
+        role = prev.role or col.role
+        extra = {norm(w.text).strip("()") for c in (prev, col) if c.role is None for w in c.heading}
+        if extra & _OTHER and not extra & _SAME:
+            role = None
+        out[-1] = Column(role, prev.x0, max(prev.x1, col.x1), words)
+    return out
+
+
+def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> list[Column]:
+    """The headings of ``rows[k]``, next to the heading row ``rows[i]``, when it holds nothing else, none of
+    ``roles``, less than a line away."""
+    if not 0 <= k < len(rows):
+        return []
+    row, other = rows[i], rows[k]
+    found = match_words(other, HEADINGS, after=True)
+    if not found or sum(m.end - m.start for m in found) < len(other) or {m.role for m in found} & roles:
+        return []
+    centre = sum(w.cy for w in row) / len(row)
+    if abs(sum(w.cy for w in other) / len(other) - centre) > max(w.height for w in row):
+        return []
+    return [Column(m.role, other[m.start].x0, other[m.end - 1].x1, other[m.start:m.end]) for m in found]
+
+
+def _groups(words: list[Word]) -> list[list[Word]]:
+    """Neighbouring words closer than half their height (a space or two; a narrow column's heading may stand
+    closer than a line's height to the next) as one unknown heading each; OCR's estimated word boxes can join two
+    headings, which :func:`ingestion.invoices.columns.split_unknown` parts again."""
+    groups: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: w.x0):
+        if groups and w.x0 - groups[-1][-1].x1 < 0.5 * w.height:
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    return groups
