@@ -46,7 +46,7 @@ LONG = 30  # lines from which an invoice counts as long
 KINDS = ("credit", "no customer", "long", "short")
 # The UI samples: (family, form, invoice number, layout seed); all from tests/support/invoice_records_sample.csv.
 SAMPLES = (("dev-a", "pdf", "536370", 3), ("dev-b", "pdf", "C536548", 2), ("dev-c", "scan", "536365", 1),
-           ("dev-d", "pdf", "536365", 19), ("dev-e", "pdf", "536365", 18),
+           ("dev-d", "pdf", "536365", 19), ("dev-e", "pdf", "536365", 18), ("dev-f", "pdf", "536591", 45),
            ("held", "pdf", "536381", 4), ("held", "scan", "536558", 5))
 
 Item = tuple[str, str, str, InvoiceReading, Layout | None, bytes]
