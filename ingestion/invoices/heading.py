@@ -181,13 +181,15 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
 
 _SAME = {"excl", "ex", "excluding", "before", "net", "exc"}  # words keeping what "Amount excl. VAT" names
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
+_CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
 
 
 def _glued(columns: list[Column]) -> list[Column]:
     """Neighbouring headings a space apart as one heading (``Amount Excl. VAT``, ``Amount (EUR)``, ``Net Value``),
     as the words of an unknown heading are grouped: a known heading keeps its role with words of the same role or
     that narrow it (a currency, "excl. VAT"), and gives it up to words naming another value ("incl. VAT": the
-    column's content then tells what it holds).
+    column's content then tells what it holds). Other unknown words stay a heading of their own ("Pos." beside
+    "Item", which OCR may read closer than a space).
 
     >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
     ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
@@ -201,9 +203,12 @@ def _glued(columns: list[Column]) -> list[Column]:
                 (prev.role and col.role and prev.role != col.role):
             out.append(col)
             continue
+        extra = {norm(w.text).strip("()") for c in (prev, col) if c.role is None for w in c.heading}
+        if not extra <= _SAME | _OTHER | _CURRENCY:
+            out.append(col)  # an unknown heading of its own ("Pos.", "Ln"), however close OCR puts it
+            continue
         words = prev.heading + col.heading
         role = prev.role or col.role
-        extra = {norm(w.text).strip("()") for c in (prev, col) if c.role is None for w in c.heading}
         if extra & _OTHER and not extra & _SAME:
             role = None
         out[-1] = Column(role, prev.x0, max(prev.x1, col.x1), words)
