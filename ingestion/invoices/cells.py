@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["across", "joined", "text_limit", "unjoin", "wraps"]
@@ -72,12 +73,43 @@ def across(row: list[Word], edges: list[float]) -> Word | None:
     return next((w for w in row if not w.ocr for e in edges if w.x0 + w.height / 2 < e < w.x1 - w.height / 2), None)
 
 
+def split_run(row: list[Word], edges: list[float]) -> tuple[Word, Word] | None:
+    """Two words a space apart on either side of a column edge, both words of letters (not a unit of measure):
+    one text run read into two columns, where the edges were put wrong.
+
+    >>> row = [Word("3", 85, 0, 91, 9, 1), Word("HOOK", 95, 0, 119, 9, 1), Word("PHOTO", 123, 0, 155, 9, 1)]
+    >>> [w.text for w in split_run(row, [121.0])], split_run(row, [88.0]), split_run(row[:2] + [Word("pc", 123, 0, 133, 9, 1)], [121.0])
+    (['HOOK', 'PHOTO'], None, None)
+    """
+    for edge in edges:
+        left = max((w for w in row if w.cx < edge), key=lambda w: w.x1, default=None)
+        right = min((w for w in row if w.cx >= edge), key=lambda w: w.x0, default=None)
+        if left is None or right is None or right.x0 - left.x1 >= 0.6 * max(left.height, right.height):
+            continue
+        if all(_letters(w.text) and norm(w.text) not in UNITS | {"cr", "dr"} for w in (left, right)):  # 2 CR
+            return left, right
+    return None
+
+
+def _letters(text: str) -> bool:
+    return bool(re.fullmatch(r"[^\W\d_]+(?:[-'/.][^\W\d_]+)*[.,]?", text))
+
+
 def text_limit(rows: list[list[Word]], edges: list[float], k: int | None) -> float | None:
-    """The right end of column ``k`` (the description's) as printed: the furthest any of its words reaches."""
+    """The right end of column ``k`` (the description's) as printed: the furthest its words reach on a row holding
+    two of them or more (a word too long for the column stands alone on its row, running past the end).
+
+    >>> rows = [[Word("PINK", 90, 0, 110, 9, 1), Word("NEW", 112, 0, 130, 9, 1)],
+    ...         [Word("BAROQUECANDLESTICK", 90, 12, 188, 21, 1)]]
+    >>> text_limit(rows, [80.0, 200.0], 1), text_limit(rows[1:], [80.0, 200.0], 1)
+    (130, 188)
+    """
     if k is None:
         return None
     lo, hi = edges[k - 1] if k else float("-inf"), edges[k] if k < len(edges) else float("inf")
-    return max((w.x1 for row in rows for w in row if lo <= w.cx < hi), default=None)
+    cells = [[w for w in row if lo <= w.cx < hi] for row in rows]
+    return max((w.x1 for cell in cells if len(cell) > 1 for w in cell), default=None) or \
+        max((w.x1 for cell in cells for w in cell), default=None)
 
 
 def wraps(tail: list[Word], words: list[Word], limit: float | None) -> bool:

@@ -13,9 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity
+from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "split_unknown"]
+__all__ = ["Column", "assign_roles", "boundaries", "merge_text", "split_unknown", "wording"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
 _MONEY = CENTS
@@ -105,6 +106,31 @@ def _runs(xs: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+def merge_text(columns: list[Column], edges: list[float], rows: list[list[str]]) -> tuple[list[Column], list[float]]:
+    """The description column joined with a neighbour given no role whose cells are words too (``Item`` | ``Name``
+    of one heading ``Item Name``, read as two): one text, not two columns. ``rows`` are the cell texts.
+
+    >>> cols = [Column("description", 0, 20, []), Column(None, 30, 50, []), Column("amount", 90, 99, [])]
+    >>> rows = [["3 HOOK", "PHOTO SHELF", "8.50"], ["NURSERY", "A,B,C PAINTED", "6.75"], ["BOX OF", "VINTAGE", "9.95"]]
+    >>> merged, edges = merge_text(cols, [25.0, 70.0], rows)
+    >>> [c.role for c in merged], edges
+    (['description', 'amount'], [70.0])
+    """
+    columns, edges = list(columns), list(edges)
+    k = next((k for k, c in enumerate(columns) if c.role == "description"), None)
+    if k is None:
+        return columns, edges
+    for j in (k + 1, k - 1):
+        if 0 <= j < len(columns) and columns[j].role is None and \
+                wording([[r[j]] for r in rows if j < len(r) and r[j]]):
+            a, b = min(j, k), max(j, k)
+            columns[a:b + 1] = [Column("description", columns[a].x0, columns[b].x1,
+                                       columns[a].heading + columns[b].heading)]
+            del edges[a]
+            break
+    return columns, edges
+
+
 def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]:
     """Unknown headings split where the rows below show two columns: a strip no row's word covers, at least
     :data:`_GUTTER` wide, between two of the heading's words, with values under both sides on most rows. OCR
@@ -179,9 +205,34 @@ def _gutter(left: list[Word], right: list[Word], rows: list[list[Word]]) -> bool
         if width < 2 * _GUTTER:
             return False
     edge = (a + b) / 2
-    both = sum(1 for row in rows if any(left[0].x0 - 2 <= w.cx < edge for w in row) and
-               any(edge < w.cx <= right[-1].x1 + 2 for w in row))
-    return both >= len(rows) / 2
+    sides = [([w.text for w in row if left[0].x0 - 2 <= w.cx < edge],
+              [w.text for w in _run([w for w in row if w.cx > edge], right[-1].x1 + 2)]) for row in rows]
+    sides = [(lt, rt) for lt, rt in sides if lt and rt]
+    return len(sides) >= len(rows) / 2 and not (wording([lt for lt, _ in sides]) and
+                                                 wording([rt for _, rt in sides]))
+
+
+def _run(words: list[Word], end: float) -> list[Word]:
+    """The words starting before ``end``, with those following them a space apart (a text running on)."""
+    out: list[Word] = []
+    for w in sorted(words, key=lambda w: w.x0):
+        if (not out and w.cx <= end) or (out and w.x0 - out[-1].x1 < 0.6 * w.height):
+            out.append(w)
+        elif out or w.cx > end:
+            break
+    return out
+
+
+def wording(cells: list[list[str]]) -> bool:
+    """Whether cells hold words, different from row to row, as a description does (not a unit or a rate repeated
+    on every line, not codes or numbers): the two sides of a strip between such cells are one text, read apart.
+
+    >>> wording([["RED"], ["GREY"], ["SINGLE"]]), wording([["PCS"], ["PK"], ["EA"], ["BOX"]]), wording([["22632"], ["X1"]])
+    (True, False, False)
+    """
+    texts = [" ".join(c) for c in cells]
+    words = sum(1 for t in texts if t.replace(" ", "").replace("-", "").isalpha() and norm(t) not in UNITS)
+    return words > len(texts) / 2 and len(set(texts)) > len(texts) / 2
 
 
 def _kind(text: str) -> str | None:
@@ -224,6 +275,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
         kinds.append(counts.most_common(1)[0][0] if counts else None)
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
+        if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]):
+            col.role = None  # "Item" over words: part of "Item Name", a description, not the products' codes
     have = {c.role for c in columns if c.role}
     counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
 

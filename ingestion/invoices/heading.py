@@ -139,8 +139,16 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
 
 
 def _wordy(row: list[Word]) -> bool:
-    """Whether ``row`` could be a row of headings: no numbers, three groups of words or more."""
-    return not any(ch.isdigit() for w in row for ch in w.text) and len(_groups(row)) >= 3
+    """Whether ``row`` could be a row of headings: three groups of words or more, and no value: no number but a
+    rate or one digit in one word (``VAT 20%``, a ``%`` OCR read as ``8``).
+
+    >>> row = [Word(t, 40 * k, 0, 40 * k + 30, 9, 1) for k, t in enumerate(["Item", "Qty", "Disc.", "8", "Net"])]
+    >>> _wordy(row), _wordy(row[:3] + [Word("2.55", 200, 0, 230, 9, 1)])
+    (True, False)
+    """
+    numbers = [w.text for w in row if any(ch.isdigit() for ch in w.text)]
+    return len(numbers) <= 1 and all(re.fullmatch(r"\(?\d{1,2}(?:[.,]\d)?\s?%?\)?", t) for t in numbers) and \
+        len(_groups(row)) >= 3
 
 
 def item_row(row: list[Word]) -> bool:
@@ -188,13 +196,19 @@ def _glued(columns: list[Column]) -> list[Column]:
     """Neighbouring headings a space apart as one heading (``Amount Excl. VAT``, ``Amount (EUR)``, ``Net Value``),
     as the words of an unknown heading are grouped: a known heading keeps its role with words of the same role or
     that narrow it (a currency, "excl. VAT"), and gives it up to words naming another value ("incl. VAT": the
-    column's content then tells what it holds). Other unknown words stay a heading of their own ("Pos." beside
-    "Item", which OCR may read closer than a space).
+    column's content then tells what it holds). Of an unknown group after a known heading, only its first words
+    of that kind are glued to it (OCR may group ``(EUR) No.`` of two columns); other unknown words stay a heading
+    of their own ("Pos." beside "Item", however close OCR reads them). OCR's one-letter slips in such a word
+    (``Exel.``) are read as the word.
 
     >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
     ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
     >>> [(c.role, c.x1) for c in _glued(cols)]
     [(None, 70)]
+    >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
+    ...         Column(None, 32, 80, [Word("(EUR)", 32, 0, 55, 9, 1), Word("No.", 60, 0, 80, 9, 1)])]
+    >>> [(c.role, [w.text for w in c.heading]) for c in _glued(cols)]
+    [('amount', ['Amount', '(EUR)']), (None, ['No.'])]
     """
     out: list[Column] = []
     for col in sorted(columns, key=lambda c: c.x0):
@@ -203,16 +217,36 @@ def _glued(columns: list[Column]) -> list[Column]:
                 (prev.role and col.role and prev.role != col.role):
             out.append(col)
             continue
-        extra = {norm(w.text).strip("()") for c in (prev, col) if c.role is None for w in c.heading}
-        if not extra <= _SAME | _OTHER | _CURRENCY:
+        lead, rest = col.heading, []
+        if prev.role and col.role is None:
+            n = next((k for k, w in enumerate(col.heading) if _qualifier(w.text) is None), len(col.heading))
+            lead, rest = col.heading[:n], col.heading[n:]
+        extra = {_qualifier(w.text) for c in (prev, col) if c.role is None for w in (c.heading if c is prev else lead)}
+        if not lead or None in extra:
             out.append(col)  # an unknown heading of its own ("Pos.", "Ln"), however close OCR puts it
             continue
-        words = prev.heading + col.heading
         role = prev.role or col.role
         if extra & _OTHER and not extra & _SAME:
             role = None
-        out[-1] = Column(role, prev.x0, max(prev.x1, col.x1), words)
+        out[-1] = Column(role, prev.x0, max(prev.x1, lead[-1].x1), prev.heading + lead)
+        if rest:
+            out.append(Column(None, rest[0].x0, col.x1, rest))
     return out
+
+
+def _qualifier(text: str) -> str | None:
+    """The word of :data:`_SAME`, :data:`_OTHER` or :data:`_CURRENCY` that ``text`` is (``""`` for a stray full
+    stop), allowing OCR one slipped letter in a word of four or more (``Exel.`` for ``Excl.``); else ``None``.
+
+    >>> _qualifier("Exel."), _qualifier("(EUR)"), _qualifier("."), _qualifier("No.")
+    ('excl', 'eur', '', None)
+    """
+    key = norm(text).strip("()").strip(".")
+    known = _SAME | _OTHER | _CURRENCY
+    if key in known or not key.strip(".,:;-"):
+        return key if key in known else ""
+    near = [k for k in known if len(k) >= 4 and len(k) == len(key) and sum(a != b for a, b in zip(k, key)) == 1]
+    return near[0] if len(near) == 1 else None
 
 
 def _more_headings(rows: list[list[Word]], i: int, k: int, roles: set[str]) -> list[Column]:

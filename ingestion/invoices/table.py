@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import across, joined, text_limit, unjoin, wraps
-from ingestion.invoices.columns import Column, assign_roles, boundaries, split_unknown
+from ingestion.invoices.cells import across, joined, split_run, text_limit, unjoin, wraps
+from ingestion.invoices.columns import Column, assign_roles, boundaries, merge_text, split_unknown, wording
 from ingestion.invoices.heading import RULE, find_heading, item_row
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity
 from ingestion.invoices.vocab import LABELS, match_words
@@ -106,11 +106,20 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else _items_part(body)
         columns = split_unknown(columns, measured)
         edges = boundaries(columns, measured or body)
-        if not assign_roles(columns, [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured],
-                            first=len(table.lines) + 1):
+        texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
+        if not assign_roles(columns, texts, first=len(table.lines) + 1):
             table.doubts.append((f"columns of page {rows[index][0].page} told apart",
                                  "two columns of whole numbers could each be the quantity (quantity x price = "
                                  "amount either way); check which is the quantity and which the code"))
+        columns, edges = merge_text(columns, edges, texts)
+        texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
+        for k, col in enumerate(columns):
+            cells = [[r[k]] for r in texts if r[k]]
+            if col.role in (None, "line_no") and len(cells) > 1 and wording(cells):
+                table.doubts.append((f"columns of page {rows[index][0].page}: words read into nothing",
+                                     f"the column under {_texts(col.heading)!r} holds words that differ from line "
+                                     f"to line ({cells[0][0]!r}, {cells[1][0]!r}, ...) but was given no value: "
+                                     "part of a description or code may be missing; check the lines"))
         table.roles |= {c.role for c in columns if c.role}
         if two_row:
             table.used.add(row_key(rows[index - 1]))
@@ -140,11 +149,12 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                     _extend(table, cells)
                     tail = cells.get("description") or tail
                 continue
-            over = across(row, edges)
-            if over is not None:
+            over, run = across(row, edges), split_run(row, edges)
+            if over is not None or run is not None:
+                what = f"{over.text!r} (page {row[0].page}) runs across the edge between two columns" if over else \
+                    f"{run[0].text!r} and {run[1].text!r} (page {row[0].page}), a space apart, were read into two columns"
                 table.doubts.append((f"line {len(table.lines) + 1}: column edge told apart",
-                                     f"{over.text!r} (page {row[0].page}) runs across the edge between two "
-                                     "columns, so the columns may be misread: check the line's values"))
+                                     f"{what}, so the columns may be misread: check the line's values"))
             _add(table, cells, pending, row[0].page)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
@@ -179,10 +189,28 @@ def _running_sum(row: list[Word], lines: list[InvoiceLine]) -> bool:
     ...               Word("11.10", 400, 0, 420, 9, 2)], [line])
     True
     """
-    money = [parse_money(w.text) for w in row if _DECIMAL.search(w.text)]
+    money = _amounts(row)
     if len(money) != 1 or not money[0] or not lines or any(line.amount is None for line in lines):
         return False
     return money[0][0] == sum(line.amount for line in lines)
+
+
+def _amounts(row: list[Word]) -> list[tuple | None]:
+    """The amounts of a row, each read with the groups of thousands printed a space before it (``1 815,90``).
+
+    >>> [a[0] for a in _amounts([Word("Fwd", 0, 0, 20, 9, 1), Word("1", 100, 0, 104, 9, 1),
+    ...                          Word("815,90", 106, 0, 130, 9, 1)])]
+    [Decimal('1815.90')]
+    """
+    out = []
+    for k, w in enumerate(row):
+        if not _DECIMAL.search(w.text):
+            continue
+        j = k
+        while j and re.fullmatch(r"\d{1,3}", row[j - 1].text) and row[j].x0 - row[j - 1].x1 < 0.6 * w.height:
+            j -= 1
+        out.append(parse_money(_texts(row[j:k + 1])) or parse_money(w.text))
+    return out
 
 
 def _has_numbers(cells: dict[str, list[Word]]) -> bool:

@@ -20,6 +20,8 @@ import datetime as dt
 import re
 from decimal import Decimal, InvalidOperation
 
+from ingestion.invoices.vocab import UNITS
+
 __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
            "parse_quantity"]
 
@@ -91,10 +93,11 @@ def parse_money(text: str) -> tuple[Decimal, str | None] | None:
 
     >>> parse_money("GBP -27.50"), parse_money("19.05 USD"), parse_money("12.60"), parse_money("VAT reg.")
     ((Decimal('-27.50'), 'GBP'), (Decimal('19.05'), 'USD'), (Decimal('12.60'), None), None)
-    >>> parse_money("£(27.50)"), parse_money("(EUR 27.50)")
-    ((Decimal('-27.50'), 'GBP'), (Decimal('-27.50'), 'EUR'))
+    >>> parse_money("£(27.50)"), parse_money("(EUR 27.50)"), parse_money("(1,67)£")
+    ((Decimal('-27.50'), 'GBP'), (Decimal('-27.50'), 'EUR'), (Decimal('-1.67'), 'GBP'))
     """
     text = re.sub(rf"^({_MARK})\s*\(", r"(\1", text.strip(), flags=re.IGNORECASE)  # £(27.50) as (£27.50)
+    text = re.sub(rf"\)\s*({_MARK})$", r" \1)", text, flags=re.IGNORECASE)  # (27.50)£ as (27.50 £)
     m = _MONEY.match(text)
     if not m or bool(m["open"]) != bool(m["close"]) or (m["m1"] and m["m2"]):
         return None
@@ -129,7 +132,8 @@ def parse_int(text: str) -> Decimal | None:
     return None
 
 
-_UNIT = re.compile(r"\s*(?:pcs|pc|pce|ea|each|units?|x|stk|nos?|off)\.?$", re.IGNORECASE)
+_UNIT = re.compile(rf"\s*(?:{'|'.join(sorted((re.escape(u) for u in UNITS | {'x', 'off'}), key=len, reverse=True))})"
+                   r"\.?$", re.IGNORECASE)
 
 
 def parse_quantity(text: str) -> Decimal | None:
@@ -138,6 +142,8 @@ def parse_quantity(text: str) -> Decimal | None:
 
     >>> parse_quantity("6 pcs"), parse_quantity("12 x"), parse_quantity("6.00"), parse_quantity("2,5"), parse_quantity("1.25")
     (Decimal('6'), Decimal('12'), Decimal('6'), None, None)
+    >>> parse_quantity("2 PK"), parse_quantity("3 BOX")
+    (Decimal('2'), Decimal('3'))
     """
     text = _UNIT.sub("", text.strip())
     value = parse_int(text)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HEADINGS", "LABELS", "OTHER", "Match", "field_words", "match", "match_words", "norm"]
+__all__ = ["HEADINGS", "LABELS", "OTHER", "UNITS", "Match", "field_words", "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -85,6 +85,11 @@ HEADINGS = _phrases({
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
                "Line amount", "Sum"),
 })
+UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
+         "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
+         "hour", "hours", "unit", "units", "roll", "rolls", "ctn", "carton", "cartons", "case", "cs", "bag", "bags",
+         "btl", "bottle", "sht", "sheet", "st", "stk", "pce", "nos", "no", "lot", "day", "days", "item", "items"}
+"""Units of measure a table may print in a column of their own (lower case, no full stop)."""
 _RATE = re.compile(r"^[(@]?\d+(?:[.,]\d+)?%\)?$|^@$|^\(?\d+(?:[.,]\d+)?\s?%\)?$")
 _LONGEST = 4
 
@@ -111,6 +116,10 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
             if any(k in breaks for k in range(i + 1, i + n)):
                 continue
             role = table.get(tuple(keys[i:i + n]))
+            if table is LABELS:  # a totals label made of known words ("Total before VAT")
+                composed = _composed(keys[i:], breaks, i)
+                if composed is not None and composed[1] >= n:
+                    role, n = composed
             if role:
                 end = i + n
                 if role == "tax":
@@ -122,6 +131,44 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
         else:
             i += 1
     return out
+
+
+_TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes"}
+_BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett"}
+_WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w"}
+_SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total"}
+_FILLER = {"of", "the", "invoice", "document", "lines", "items", "goods", "&", "and", "%", "due", "grand"}
+
+
+def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | None:
+    """A totals label read from the words it is made of, where the vocabulary holds no phrase for it: a sum
+    (``total``, ``amount``, ``value``) and a tax word make the tax (``Tax Total``, ``Total VAT``), with a word
+    for before or without tax the subtotal (``Total before VAT``, ``Amount excl. tax``, ``Net value``) and with one
+    for with or after tax the total (``Total incl. VAT``, ``Gross amount``). Returns the role and how many words
+    it spans, or ``None``.
+
+    >>> [_composed(k.split(), set(), 0) for k in ("total before vat", "tax total", "gross amount", "vat reg no")]
+    [('subtotal', 3), ('tax', 2), ('total', 2), None]
+    """
+    words: list[str] = []
+    for k, key in enumerate(keys[:5]):
+        key = key.strip("()")
+        if (k and offset + k in breaks) or key not in _TAXES | _BEFORE | _WITH | _SUMS | _FILLER:
+            break
+        words.append(key)
+    while words and words[-1] in _FILLER - {"due"}:
+        words.pop()
+    bag = set(words)
+    if len(words) < 2 or not bag & (_SUMS | {"net", "gross"}):
+        return None
+    taxed, before, after = bool(bag & _TAXES), bool(bag & _BEFORE), bool(bag & _WITH)
+    if before and not after:
+        return "subtotal", len(words)
+    if after and not before and (taxed or "gross" in bag):
+        return "total", len(words)
+    if taxed and not before and not after and bag & _SUMS:
+        return "tax", len(words)
+    return None
 
 
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
