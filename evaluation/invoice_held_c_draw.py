@@ -1,10 +1,11 @@
 """HELD-ASIDE FAMILY "held-c": a third held-aside family, written apart from the reader; not to be read while
 developing it.
 
-The drawing of the held-c family's pages (layouts and printed values from :mod:`evaluation.invoice_held_c`):
-:func:`paginate` decides which item rows go on which page and :func:`render_pdf` draws them;
-:mod:`evaluation.invoice_render` calls both for this style, so the truth names the page each line is printed on.
-Items are never split across pages.
+The drawing of the held-c family's pages (layouts and printed values from :mod:`evaluation.invoice_held_c`; the
+first page's headers and the helpers shared with them from :mod:`evaluation.invoice_held_c_parts`): the running
+header of later pages, the items table, what follows it and the page foot. :func:`paginate` decides which item rows
+go on which page and :func:`render_pdf` draws them; :mod:`evaluation.invoice_render` calls both for this style, so
+the truth names the page each line is printed on. Items are never split across pages.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from itertools import accumulate
 
 from reportlab.pdfgen import canvas
 
-from evaluation.invoice_held_c import (HeldCLayout, address_lines, bank_lines, cell_text, header_pairs, heading_text,
-                                       notes, seller_lines, tax_id, title_of, totals_pairs)
+from evaluation.invoice_held_c import (HeldCLayout, address_lines, bank_lines, cell_text, heading_text, notes,
+                                       seller_lines, tax_id, title_of, totals_pairs)
+from evaluation.invoice_held_c_parts import (GREY, HEADERS, SHADE, fit, pair_rows, pairs_width, text_block, tint,
+                                             widest)
 from evaluation.invoice_records import Invoice
 from evaluation.invoice_styles import Pen, Row, wrap
 
@@ -25,209 +28,6 @@ __all__ = ["paginate", "render_pdf"]
 
 RIGHT = ("quantity", "unit_price", "amount", "gross", "line_tax", "discount", "vat_rate")
 CENTRE = ("unit", "line_no")
-GREY, SHADE = (0.35, 0.35, 0.35), (0.87, 0.87, 0.87)
-Pairs = list[tuple[str, str]]
-
-
-def _tint(lay: HeldCLayout, share: float) -> tuple[float, float, float]:
-    return tuple(c + (1 - c) * share for c in lay.extra["accent"])  # type: ignore[return-value]
-
-def _block(pen: Pen, x: float, y: float, lines: list[str], align: str = "left", size: float | None = None) -> float:
-    for line in lines:
-        pen.text(x, y, line, align=align, size=size)
-        y += (size or pen.lay.size) * 1.4
-    return y
-
-def _widest(pen: Pen, texts, bold: bool = False, size: float | None = None) -> float:
-    return max((pen.width(t, bold, size) for t in texts), default=0.0)
-
-def _fit(pen: Pen, text: str, size: float, room: float) -> float:
-    """``size``, or less so that ``text`` (bold) fits in ``room``."""
-    return min(size, size * room / max(pen.width(text, True, size), 1.0))
-
-def _pairs_width(pen: Pen, pairs: Pairs) -> float:
-    return _widest(pen, [a for a, _ in pairs], True) + pen.lay.size + _widest(pen, [b for _, b in pairs])
-
-def _pairs(pen: Pen, x: float, y: float, pairs: Pairs) -> float:
-    """``label value`` rows, labels bold, values in one column; returns the y below."""
-    col = _widest(pen, [a for a, _ in pairs], True) + pen.lay.size
-    for label, value in pairs:
-        pen.text(x, y, label, bold=True)
-        pen.text(x + col, y, value)
-        y += pen.lead
-    return y
-
-def _cells(pen: Pen, x0: float, x1: float, y: float, pairs: Pairs) -> float:
-    """Bordered cells, a shaded label strip over each value, as many to a row as fit; returns the y below."""
-    small = pen.lay.size * 0.8
-    need = [max(pen.width(a.rstrip(":"), True, small), pen.width(b)) + pen.lay.size * 1.4 for a, b in pairs]
-    rows: list[list[int]] = [[]]
-    for k, w in enumerate(need):
-        if rows[-1] and sum(need[i] for i in rows[-1]) + w > x1 - x0:
-            rows.append([])
-        rows[-1].append(k)
-    strip, h = small * 1.7, small * 1.7 + pen.lead * 1.3
-    for row in rows:
-        x, spare = x0, (x1 - x0 - sum(need[i] for i in row)) / len(row)
-        for i in row:
-            w = need[i] + spare
-            pen.box(x, y, w, strip, fill=SHADE)
-            pen.box(x, y, w, h, stroke=0.5)
-            pen.text(x + w / 2, y + small * 1.2, pairs[i][0].rstrip(":"), True, small, "center")
-            pen.text(x + w / 2, y + strip + pen.lead * 0.9, pairs[i][1], align="center")
-            x += w
-        y += h
-    return y
-
-def _parties(pen: Pen, inv: Invoice, lay: HeldCLayout, y: float, limit: float, boxed: bool = False) -> float:
-    """The bill-to address (and a ship-to one beside it in some layouts) left of ``limit``, under their labels or
-    in boxes with a shaded label strip; returns the y below."""
-    lines, s = address_lines(inv, lay), lay.size
-    labels = [lay.labels["bill_to"]] + ([lay.labels["ship_to"]] if lay.extra["ship"] and "ship_to" in lay.labels
-                                        else [])
-    width = max(_widest(pen, lines), _widest(pen, labels, True)) + s * 2
-    if pen.left + len(labels) * (width + s) > limit:
-        labels = labels[:1]
-    bottom = y
-    for k, label in enumerate(labels):
-        x = pen.left + k * (width + s)
-        if boxed:
-            h = pen.lead * (len(lines) + 1) + s * 0.8
-            pen.box(x, y, width, pen.lead, fill=SHADE)
-            pen.box(x, y, width, h, stroke=0.5)
-            pen.text(x + s * 0.4, y + pen.lead * 0.72, label.rstrip(":"), bold=True)
-            bottom = max(bottom, y + h, _block(pen, x + s * 0.4, y + pen.lead * 1.75, lines))
-        else:
-            pen.text(x, y, label.rstrip(":"), bold=True, size=s * 0.85, color=lay.extra["accent"])
-            bottom = max(bottom, _block(pen, x, y + pen.lead, lines))
-    return bottom
-
-def _seller_top(pen: Pen, lay: HeldCLayout, align: str) -> tuple[float, float]:
-    """The seller's name and lines at the top left or right; (the y below, their widest line)."""
-    x, y = (pen.right if align == "right" else pen.left), lay.margin + lay.size * 1.4
-    pen.text(x, y, lay.seller[0], True, lay.size * 1.3, align)
-    lines = seller_lines(lay)
-    width = max(pen.width(lay.seller[0], True, lay.size * 1.3), _widest(pen, lines, size=lay.size * 0.85))
-    return _block(pen, x, y + pen.lead * 1.1, lines, align, lay.size * 0.85), width
-
-
-# ---- First-page headers: each returns the y where the items table starts. ----------------------------------------
-def _masthead(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """Title top left, seller top right; the references beside or over the buyer's address."""
-    s, title, pairs = lay.size, title_of(inv, lay), header_pairs(inv, lay)
-    y_seller, seller_w = _seller_top(pen, lay, "right")
-    big = _fit(pen, title, s * 2.4, pen.right - seller_w - pen.left - s * 3)
-    pen.text(pen.left, lay.margin + big * 0.9, title, True, big, color=lay.extra["accent"])
-    y = max(y_seller, lay.margin + big * 1.2) + pen.lead
-    if lay.extra["meta"] == "beside":
-        x = min(pen.right - _pairs_width(pen, pairs), lay.page[0] * 0.55)
-        return max(_pairs(pen, x, y, pairs), _parties(pen, inv, lay, y, x - s * 2)) + pen.lead
-    x = max(pen.left + _widest(pen, address_lines(inv, lay)) + s * 4, lay.page[0] * 0.42)
-    width = max(_widest(pen, [b for _, b in pairs]), _widest(pen, [a for a, _ in pairs], True, s * 0.8)) + s * 2
-    half = (len(pairs) + 1) // 2
-    columns = [pairs[:half], pairs[half:]] if len(pairs) > 4 and x + 2 * width <= pen.right else [pairs]
-    bottom = _parties(pen, inv, lay, y, x - s)
-    for k, some in enumerate(columns):  # each label small and grey over its value
-        for i, (label, value) in enumerate(some):
-            yy = y + i * pen.lead * 2.2
-            pen.text(x + k * width, yy, label.rstrip(":"), True, s * 0.8, color=GREY)
-            pen.text(x + k * width, yy + pen.lead * 0.95, value)
-            bottom = max(bottom, yy + pen.lead * 2.2)
-    return bottom + pen.lead
-
-def _grid(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """Seller top left; the title over a grid of reference boxes at the right; the addresses under both."""
-    s, title, pairs = lay.size, title_of(inv, lay), header_pairs(inv, lay)
-    y_seller, seller_w = _seller_top(pen, lay, "left")
-    x0 = max(lay.page[0] * 0.5, pen.left + seller_w + s * 2)
-    width, top = pen.right - x0, lay.margin
-    pen.box(x0, top, width, pen.lead * 1.8, fill=_tint(lay, 0.85), stroke=0.6)
-    pen.text(x0 + s * 0.6, top + pen.lead * 1.25, title, True, _fit(pen, title, s * 1.4, width - s * 1.2))
-    need = max(max(pen.width(a, True, s * 0.75), pen.width(b)) for a, b in pairs) + s * 1.2
-    per, h, y = (2 if need * 2 <= width else 1), pen.lead * 2.1, top + pen.lead * 1.8
-    for k, (label, value) in enumerate(pairs):
-        x, yy = x0 + (k % per) * width / per, y + (k // per) * h
-        pen.box(x, yy, width / per, h, stroke=0.5)
-        pen.text(x + s * 0.5, yy + s * 1.0, label.rstrip(":"), size=s * 0.75, color=GREY)
-        pen.text(x + s * 0.5, yy + h - s * 0.55, value, bold=k == 0)
-    y_box = y + ((len(pairs) + per - 1) // per) * h
-    return _parties(pen, inv, lay, max(y_seller, y_box) + pen.lead, pen.right) + pen.lead
-
-def _window(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """Seller top right; a sender line over the buyer's address where an envelope's window is, the references
-    beside it; then the title as a subject line (and a salutation in some layouts)."""
-    s, pairs = lay.size, header_pairs(inv, lay)
-    y_seller, _ = _seller_top(pen, lay, "right")
-    x = min(pen.right - _pairs_width(pen, pairs), lay.page[0] * 0.58)
-    top, sender = max(lay.margin + 100.0, y_seller + pen.lead), " \u00b7 ".join(lay.seller[:3])
-    small = _fit(pen, sender, s * 0.7, x - pen.left - s * 2)
-    pen.text(pen.left, top, sender, size=small)
-    pen.line(pen.left, top + 2, pen.left + pen.width(sender, size=small), top + 2, 0.3)
-    y = max(_block(pen, pen.left, top + pen.lead * 1.4, address_lines(inv, lay)), _pairs(pen, x, top, pairs))
-    y += pen.lead * 1.5
-    pen.text(pen.left, y, title_of(inv, lay) + (f" {inv.number}" if lay.extra["subject_number"] else ""), True,
-             s * 1.4)
-    y += pen.lead * 1.6
-    if lay.extra["salutation"] and not inv.is_credit:
-        pen.text(pen.left, y, "Dear Sir or Madam,")
-        pen.text(pen.left, y + pen.lead * 1.4, "for our deliveries and services we charge you as follows:")
-        y += pen.lead * 2.8
-    return y
-
-def _boxes(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """Seller top left, the title top right over boxes of the first references; boxed addresses; a row of boxes
-    holding the other references across the page."""
-    s, title, pairs = lay.size, title_of(inv, lay), header_pairs(inv, lay)
-    y_seller, seller_w = _seller_top(pen, lay, "left")
-    room = pen.right - pen.left - seller_w - s * 2
-    big = _fit(pen, title, s * 2.2, room)
-    pen.text(pen.right, lay.margin + big * 0.9, title, True, big, "right")
-    need = sum(max(pen.width(a, True, s * 0.8), pen.width(b)) + s * 2.4 for a, b in pairs[:2])
-    y_first = _cells(pen, max(pen.right - need, pen.left + room * 0.3), pen.right, lay.margin + big * 1.3, pairs[:2])
-    y = _parties(pen, inv, lay, max(y_seller, y_first) + pen.lead, pen.right, boxed=True) + pen.lead * 0.6
-    return (_cells(pen, pen.left, pen.right, y, pairs[2:]) if pairs[2:] else y) + pen.lead
-
-def _summary(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """A bill: seller and title; the address beside a shaded panel of references; a box summing up the charges
-    (the totals); then the heading of the itemised charges."""
-    s, accent, title, pairs = lay.size, lay.extra["accent"], title_of(inv, lay), header_pairs(inv, lay)
-    pen.text(pen.left, lay.margin + s * 1.6, lay.seller[0], True, s * 1.6, color=accent)
-    contact = " \u00b7 ".join(seller_lines(lay)[len(lay.seller) - 1:])
-    pen.text(pen.left, lay.margin + s * 1.6 + pen.lead * 1.2, contact, size=s * 0.8)
-    room = pen.right - pen.left - max(pen.width(lay.seller[0], True, s * 1.6), pen.width(contact, size=s * 0.8))
-    pen.text(pen.right, lay.margin + s * 1.6, title, True, _fit(pen, title, s * 1.6, room - s * 2), "right")
-    y = lay.margin + s * 1.6 + pen.lead * 2.6
-    x = pen.right - _pairs_width(pen, pairs) - s * 2
-    pen.box(x, y - pen.lead, pen.right - x, pen.lead * (len(pairs) + 0.6), fill=_tint(lay, 0.88))
-    top = max(_pairs(pen, x + s, y, pairs), _parties(pen, inv, lay, y, x - s)) + pen.lead * 0.6
-    rows = totals_pairs(inv, lay)
-    h = pen.lead * (len(rows) + 1.8)
-    pen.box(pen.left, top, pen.right - pen.left, h, stroke=0.8)
-    pen.text(pen.left + s, top + pen.lead, lay.labels["summary"], True, s * 1.1, color=accent)
-    for k, (label, value) in enumerate(rows):
-        pen.text(pen.left + s, top + pen.lead * (k + 2.2), label, bold=k == len(rows) - 1)
-        pen.text(pen.right - s, top + pen.lead * (k + 2.2), value, bold=k == len(rows) - 1, align="right")
-    pen.text(pen.left, top + h + pen.lead * 1.6, lay.labels["items"], True, s * 1.15)
-    return top + h + pen.lead * 2.3
-
-def _centred(pen: Pen, inv: Invoice, lay: HeldCLayout) -> float:
-    """A template's letterhead: the seller centred over a rule, the title centred under it; the address at the
-    left, the references at the right."""
-    s, mid, lines, pairs = lay.size, lay.page[0] / 2, seller_lines(lay), header_pairs(inv, lay)
-    pen.text(mid, lay.margin + s * 1.8, lay.seller[0], True, s * 1.8, "center")
-    y = lay.margin + s * 1.8 + pen.lead * 1.2
-    for part in (" | ".join(lines[:-2]), " | ".join(lines[-2:])):
-        pen.text(mid, y, part, size=_fit(pen, part, s * 0.85, pen.right - pen.left), align="center")
-        y += pen.lead
-    pen.line(pen.left, y - s * 0.4, pen.right, y - s * 0.4, 1.0)
-    pen.text(mid, y + pen.lead * 1.2, title_of(inv, lay), True, s * 2.0, "center", lay.extra["accent"])
-    y += pen.lead * 2.8
-    x = pen.right - _pairs_width(pen, pairs)
-    return max(_pairs(pen, x, y, pairs), _parties(pen, inv, lay, y, x - s * 2)) + pen.lead
-
-
-HEADERS = {"masthead": _masthead, "grid": _grid, "window": _window, "boxes": _boxes, "summary": _summary,
-           "centred": _centred}
 
 
 def _running(pen: Pen, inv: Invoice, lay: HeldCLayout, n: int) -> float:
@@ -271,7 +71,7 @@ def _table_head(pen: Pen, y: float) -> float:
         pen.box(xs[0], y, xs[-1] - xs[0], h, fill=lay.extra["accent"])
         color = (1, 1, 1)
     elif style in ("zebra", "grid"):
-        pen.box(xs[0], y, xs[-1] - xs[0], h, fill=_tint(lay, 0.8) if style == "zebra" else SHADE,
+        pen.box(xs[0], y, xs[-1] - xs[0], h, fill=tint(lay, 0.8) if style == "zebra" else SHADE,
                 stroke=0.6 if style == "grid" else None)
         for x in xs[1:-1] if style == "grid" else ():
             pen.line(x, y, x, y + h, 0.6)
@@ -285,7 +85,7 @@ def _table_row(pen: Pen, cells: dict[str, list[str]], y: float, k: int, bold: bo
     lay = pen.lay
     h, xs, style = _row_h(lay, max(len(v) for v in cells.values())), _xs(lay), lay.extra["table"]
     if style == "zebra" and k % 2 == 1:
-        pen.box(xs[0], y, xs[-1] - xs[0], h, fill=_tint(lay, 0.92))
+        pen.box(xs[0], y, xs[-1] - xs[0], h, fill=tint(lay, 0.92))
     _texts(pen, cells, y + lay.size * 1.15, bold)
     if style == "grid":
         for x in xs:
@@ -314,8 +114,8 @@ def _after(pen: Pen, inv: Invoice, lay: HeldCLayout, y: float) -> float:
     s, xs, place, rows = lay.size, _xs(lay), lay.totals_place, totals_pairs(inv, lay)
     right = xs[-1]
     if place == "stack":  # label and value rows at the right, a rule over the total and two under it
-        yy, vw = y + pen.lead * 1.4, _widest(pen, [b for _, b in rows], True)
-        x = right - _widest(pen, [a for a, _ in rows], True) - vw - s * 2.5
+        yy, vw = y + pen.lead * 1.4, widest(pen, [b for _, b in rows], True)
+        x = right - widest(pen, [a for a, _ in rows], True) - vw - s * 2.5
         for k, (label, value) in enumerate(rows):
             if k == len(rows) - 1:
                 pen.line(x, yy - s * 1.05, right, yy - s * 1.05, 0.6)
@@ -331,7 +131,7 @@ def _after(pen: Pen, inv: Invoice, lay: HeldCLayout, y: float) -> float:
         xa, wa, h = xs[k], lay.columns[k].width, pen.lead * 1.3
         for i, (label, value) in enumerate(rows):
             last = i == len(rows) - 1
-            pen.box(xa, y, wa, h, fill=_tint(lay, 0.85) if last else None, stroke=0.5)
+            pen.box(xa, y, wa, h, fill=tint(lay, 0.85) if last else None, stroke=0.5)
             pen.text(xa - s * 0.6, y + h * 0.7, label, bold=last, align="right")
             pen.text(xa + wa - s * 0.5, y + h * 0.7, value, bold=last, align="right")
             y += h
@@ -370,13 +170,13 @@ def _slip(pen: Pen, inv: Invoice, lay: HeldCLayout, top: float) -> None:
     y = top + pen.lead * 1.3
     pen.text(pen.left, y, lay.labels["slip"], True, s * 1.2)
     pen.text(pen.right, y, "Please detach and return with your payment", size=s * 0.75, align="right")
-    _block(pen, pen.left, y + pen.lead * 1.3, ["To:", lay.seller[0], *lay.seller[1:3]], size=s * 0.9)
+    text_block(pen, pen.left, y + pen.lead * 1.3, ["To:", lay.seller[0], *lay.seller[1:3]], size=s * 0.9)
     due = [(lay.label("due"), lay.date(inv.date + dt.timedelta(days=lay.extra["due_days"])))] \
         if "due" in lay.labels else []
     pairs = [(lay.labels["customer"], address_lines(inv, lay)[0]), (lay.label("invoice_number"), inv.number), *due,
              (lay.label("total"), lay.money(inv.total(lay.tax_rate))), (lay.labels["enclosed"], "")]
-    x = pen.right - _pairs_width(pen, pairs) - s * 6
-    yy = _pairs(pen, x, y + pen.lead * 1.3, pairs) - pen.lead + 2
+    x = pen.right - pairs_width(pen, pairs) - s * 6
+    yy = pair_rows(pen, x, y + pen.lead * 1.3, pairs) - pen.lead + 2
     pen.line(pen.right - s * 6, yy, pen.right, yy, 0.5)
 
 def _footer(lay: HeldCLayout) -> list[list[str]]:
@@ -407,7 +207,7 @@ def _foot(pen: Pen, lay: HeldCLayout, n: int, m: int) -> None:
     for k, block in enumerate(blocks):
         for i, text in enumerate(block):
             x, align = (pen.left + k * width, "left") if len(blocks) > 1 else (lay.page[0] / 2, "center")
-            pen.text(x, top + i * small * 1.35, text, size=_fit(pen, text, small, width - s), align=align,
+            pen.text(x, top + i * small * 1.35, text, size=fit(pen, text, small, width - s), align=align,
                      color=GREY)
     y, label, at = top - small * 1.4 - s * 0.8 if lines else top, lay.page_label.format(n=n, m=m), lay.extra["page_at"]
     if at == "top-right":
