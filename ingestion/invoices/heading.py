@@ -125,7 +125,7 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     """
     words = upper + lower
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
-            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
+            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.35 * max(w.height for w in words):
         return None
     if not all(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper):
         return None
@@ -213,7 +213,7 @@ def _glued(columns: list[Column]) -> list[Column]:
     out: list[Column] = []
     for col in sorted(columns, key=lambda c: c.x0):
         prev = out[-1] if out else None
-        if prev is None or col.x0 - prev.x1 >= 0.5 * max(col.heading[0].height, 4.0) or \
+        if prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(col.heading[0].height, 4.0) or \
                 (prev.role and col.role and prev.role != col.role):
             out.append(col)
             continue

@@ -174,8 +174,10 @@ def _totals_row(row: list[Word], cells: dict[str, list[Word]], roles: set[str]) 
     """Whether a row of a table with quantities and prices is a total: one amount, and no quantity."""
     if not {"quantity", "unit_price", "amount"} <= roles:
         return False
-    quantity = _texts(cells.get("quantity", []))
-    return sum(1 for w in row if _DECIMAL.search(w.text)) == 1 and parse_quantity(quantity) is None and \
+    spans = _money_spans(row)
+    grouped = {id(w) for j, k in spans for w in row[j:k]}  # the "2" of "2 170.90" is no quantity
+    quantity = _texts([w for w in cells.get("quantity", []) if id(w) not in grouped])
+    return len(spans) == 1 and parse_quantity(quantity) is None and \
         parse_quantity(quantity.translate(_DIGIT_LIKE)) is None
 
 
@@ -202,6 +204,11 @@ def _amounts(row: list[Word]) -> list[tuple | None]:
     ...                          Word("815,90", 106, 0, 130, 9, 1)])]
     [Decimal('1815.90')]
     """
+    return [parse_money(_texts(row[j:k + 1])) or parse_money(row[k].text) for j, k in _money_spans(row)]
+
+
+def _money_spans(row: list[Word]) -> list[tuple[int, int]]:
+    """The first and last word of each amount of a row, with the thousands a space before it."""
     out = []
     for k, w in enumerate(row):
         if not _DECIMAL.search(w.text):
@@ -209,7 +216,7 @@ def _amounts(row: list[Word]) -> list[tuple | None]:
         j = k
         while j and re.fullmatch(r"\d{1,3}", row[j - 1].text) and row[j].x0 - row[j - 1].x1 < 0.6 * w.height:
             j -= 1
-        out.append(parse_money(_texts(row[j:k + 1])) or parse_money(w.text))
+        out.append((j, k) if parse_money(_texts(row[j:k + 1])) else (k, k))
     return out
 
 
