@@ -115,20 +115,35 @@ def merge_text(columns: list[Column], edges: list[float], rows: list[list[str]])
     >>> merged, edges = merge_text(cols, [25.0, 70.0], rows)
     >>> [c.role for c in merged], edges
     (['description', 'amount'], [70.0])
+
+    A column of its own, its heading further off, is left to the doubt of words read into nothing:
+
+    >>> far = [Column("description", 0, 20, [Word("Item", 0, 0, 20, 9, 1)]),
+    ...        Column(None, 40, 60, [Word("Colour", 40, 0, 60, 9, 1)]), cols[2]]
+    >>> [c.role for c in merge_text(far, [30.0, 70.0], rows)[0]]
+    ['description', None, 'amount']
     """
     columns, edges = list(columns), list(edges)
     k = next((k for k, c in enumerate(columns) if c.role == "description"), None)
     if k is None:
         return columns, edges
     for j in (k + 1, k - 1):
-        if 0 <= j < len(columns) and columns[j].role is None and \
+        a, b = min(j, k), max(j, k)
+        if 0 <= j < len(columns) and columns[j].role is None and _close(columns[a], columns[b]) and \
                 wording([[r[j]] for r in rows if j < len(r) and r[j]]):
-            a, b = min(j, k), max(j, k)
             columns[a:b + 1] = [Column("description", columns[a].x0, columns[b].x1,
                                        columns[a].heading + columns[b].heading)]
             del edges[a]
             break
     return columns, edges
+
+
+def _close(left: Column, right: Column) -> bool:
+    """Whether two headings stand less than a line's height apart, as the words of one heading do (a column of its
+    own, "Colour" beside "Description", stands further off); columns without heading words count as close."""
+    if not left.heading or not right.heading:
+        return True
+    return right.heading[0].x0 - left.heading[-1].x1 < max(w.height for w in left.heading + right.heading)
 
 
 def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]:

@@ -4,11 +4,14 @@ breaks."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from evaluation.invoice_dev_f import dev_f_layout
 from evaluation.invoice_records import SAMPLE, load_invoices
 from evaluation.invoice_render import paginate, render_pdf, truth
 from ingestion.invoices.columns import Column, assign_roles
-from ingestion.invoices.read import read_invoice
+from ingestion.invoices.read import interpret, read_invoice
+from ingestion.invoices.words import Word
 
 INVOICES = {inv.number: inv for inv in load_invoices(SAMPLE)}
 
@@ -46,3 +49,79 @@ def test_running_sums_at_page_breaks_are_no_lines_and_no_totals():
     assert reading.fields.to_dict() == expected.fields.to_dict()
     # A description word longer than its column stretches it, so a wrap may look like a note: only that is doubted.
     assert all(c.name.endswith("description joined") for c in reading.checks if not c.passed)
+
+
+def _at(y: float, *cells: tuple[float, str], page: int = 1) -> list[Word]:
+    """A row of words at height ``y``: each cell's words from its x on, 6 pt a character and 3 pt apart."""
+    out = []
+    for x, text in cells:
+        for word in text.split():
+            out.append(Word(word, x, y - 5, x + 6 * len(word), y + 5, page))
+            x += 6 * len(word) + 3
+    return sorted(out, key=lambda w: w.x0)
+
+
+def _failed(reading) -> dict[str, str]:
+    return {c.name: c.detail for c in reading.checks if not c.passed}
+
+
+HEAD = [_at(60, (40, "Invoice No.:"), (140, "536365")), _at(75, (40, "Date:"), (140, "2010-12-01")),
+        _at(90, (40, "Customer No.:"), (140, "17850")), _at(105, (40, "Country:"), (140, "United Kingdom"))]
+
+
+def test_totals_labels_made_of_known_words_name_their_field():
+    # No phrase of the vocabulary is "Total before VAT" or "Tax Total": the words they are made of say what they are.
+    rows = [*HEAD, _at(150, (40, "Code"), (100, "Description"), (300, "Qty"), (360, "Price"), (450, "Amount")),
+            _at(165, (40, "22632"), (100, "HAND WARMER"), (306, "6"), (360, "1.85"), (450, "11.10")),
+            _at(190, (300, "Total before VAT"), (430, "EUR 11,10")), _at(205, (300, "Tax Total 20%"), (430, "EUR 2,22")),
+            _at(220, (300, "Invoice Total"), (430, "EUR 13,32")), _at(235, (300, "Payments Received"), (430, "EUR 0,00")),
+            _at(250, (300, "Balance Due"), (430, "EUR 13,32"))]
+    fields = interpret([rows], 1).fields
+    assert (fields.subtotal, fields.tax, fields.total) == (Decimal("11.10"), Decimal("2.22"), Decimal("13.32"))
+
+
+def test_a_running_sum_with_its_thousands_a_space_apart_is_no_line_and_no_total():
+    heading = ((40, "Code"), (100, "Description"), (300, "Qty"), (360, "Price"), (450, "Amount"))
+    page1 = [*HEAD, _at(150, *heading),
+             _at(165, (40, "22632"), (100, "HAND WARMER"), (306, "6"), (348, "250,00"), (450, "1 500,00")),
+             _at(180, (100, "Carried forward"), (450, "1 500,00"))]
+    page2 = [_at(50, *heading, page=2), _at(65, (100, "Brought forward"), (450, "1 500,00"), page=2),
+             _at(80, (40, "21135"), (100, "POSTCARD"), (306, "1", ), (360, "1,69"), (450, "1,69"), page=2),
+             _at(110, (300, "Total"), (450, "1 501,69 EUR"), page=2)]
+    reading = interpret([page1, page2], 2)
+    assert [(ln.code, ln.amount, ln.page) for ln in reading.lines] == [("22632", Decimal("1500.00"), 1),
+                                                                        ("21135", Decimal("1.69"), 2)]
+    assert reading.fields.total == Decimal("1501.69") and not reading.needs_review
+
+
+def test_one_heading_read_as_two_over_one_text_keeps_the_description_whole():
+    # "Item Name" is read as "Item" (a code heading) and an unknown "Name": the words under both are one description,
+    # and the code is the number column the heading did not name.
+    rows = [*HEAD, _at(150, (40, "No."), (90, "Item"), (119, "Name"), (300, "Qty"), (360, "Price"), (450, "Amount")),
+            _at(165, (40, "22171"), (90, "3 HOOK"), (125, "PHOTO SHELF"), (306, "1"), (360, "8.50"), (450, "8.50")),
+            _at(180, (40, "21462"), (90, "NURSERY"), (140, "A,B,C PAINTED"), (306, "1"), (360, "6.75"),
+                (450, "6.75")),
+            _at(195, (40, "22622"), (90, "BOX OF"), (131, "VINTAGE BLOCKS"), (306, "2"), (360, "9.95"),
+                (450, "19.90")),
+            _at(220, (300, "Total"), (450, "£35.15"))]
+    reading = interpret([rows], 1)
+    assert [(ln.code, ln.description) for ln in reading.lines] == [
+        ("22171", "3 HOOK PHOTO SHELF"), ("21462", "NURSERY A,B,C PAINTED"), ("22622", "BOX OF VINTAGE BLOCKS")]
+
+
+def test_a_column_of_words_read_into_no_value_is_a_doubt():
+    # A "Colour" column is none of the line's values; its words are not lost silently.
+    rows = [*HEAD, _at(150, (40, "Code"), (100, "Description"), (220, "Colour"), (300, "Qty"), (360, "Price"),
+                       (450, "Amount")),
+            _at(165, (40, "22632"), (100, "HAND WARMER"), (220, "RED"), (306, "6"), (360, "1.85"), (450, "11.10")),
+            _at(180, (40, "21135"), (100, "POSTCARD"), (220, "BLUE"), (306, "1"), (360, "1.69"), (450, "1.69")),
+            _at(195, (40, "22961"), (100, "JAM SET"), (220, "GREEN"), (306, "1"), (360, "1.45"), (450, "1.45")),
+            _at(220, (300, "Total"), (450, "£14.24"))]
+    reading = interpret([rows], 1)
+    assert [ln.description for ln in reading.lines] == ["HAND WARMER", "POSTCARD", "JAM SET"]
+    assert "'Colour'" in _failed(reading)["columns of page 1: words read into nothing"]
+    units = [[*r[:-1], r[-1]] for r in rows]  # the same column holding units of measure is no doubt
+    for r, unit in zip(units[5:8], ("EA", "PK", "BOX")):
+        r[[w.text for w in r].index(next(w.text for w in r if 215 <= w.x0 <= 225))] = Word(unit, 220, r[0].y0, 238,
+                                                                                          r[0].y1, 1)
+    assert "columns of page 1: words read into nothing" not in _failed(interpret([units], 1))
