@@ -255,8 +255,8 @@ def _kind(text: str) -> str | None:
         return None
     if _RATE.fullmatch(text):
         return "rate"  # 20%: a tax or discount rate, no description nor code
-    if parse_int(text) is not None or (parse_quantity(text) is not None and not _MONEY.search(text)):
-        return "int"  # 6, 1,200, 6 pcs
+    if parse_int(text) is not None or (parse_quantity(text) is not None and parse_money(text) is None):
+        return "int"  # 6, 1,200, 6 pcs, 160,00 each
     if _MONEY.search(text) and parse_money(text) is not None:
         return "money"
     if " " not in text and _CODE.match(text):

@@ -55,7 +55,8 @@ def find_heading(rows: list[list[Word]]) -> Heading | None:
             elif _score(lower) > _score(found):
                 continue  # the row below is the heading row
         last = i if row is rows[i] else i + 1
-        if len({m.role for m in found}) < 2 or _held(found, row) < len(row) * 0.5:
+        if len({m.role for m in found}) < 2 or _held(found, row) < len(row) * 0.5 or \
+                any(CENTS.search(w.text) for w in row):  # amounts: a totals row ("Tax Total 21% on 408,00 85,68")
             continue
         heading = _heading(rows, i, found, row, last)
         if heading is not None:
