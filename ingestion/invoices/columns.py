@@ -292,6 +292,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]):
             col.role = None  # "Item" over words: part of "Item Name", a description, not the products' codes
+        if col.role == "description" and kinds[k] in ("code", "int") and _digits(rows, k):
+            col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
     have = {c.role for c in columns if c.role}
     counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
 

@@ -240,15 +240,17 @@ def _lost_spaces(piece: str, part: list[tuple[str, float, float]], y0: float, y1
         # Inside the word's characters' boxes (a narrow I's box is wider than its glyph: the strip may start
         # before the box's middle).
         lo, hi = part[0][1], part[-1][2]
-        inside = sorted((b - a, (a + b) / 2) for a, b in blanks if lo < a and b < hi)
-        if inside:
-            width, at = inside[-1]
-            spacing = float(np.median([w for w, _ in inside[:-1]])) if len(inside) > 1 else 0.0
+        inside = sorted(((b - a, (a + b) / 2) for a, b in blanks if lo < a and b < hi), reverse=True)
+        for n, (width, at) in enumerate(inside):  # the widest strip between two characters (a comma's box is
+            others = [w for m, (w, _) in enumerate(inside) if m != n]  # wider than its glyph: not that one)
+            spacing = float(np.median(others)) if others else 0.0
             k = min(range(len(cuts)), key=lambda i: abs(cuts[i] - at)) + 1
-            between = abs(cuts[k - 1] - at) < min(abs((a + b) / 2 - at) for _, a, b in part)
-            if between and width >= max(_LOST_SPACE * space, 2 * spacing):
+            if abs(cuts[k - 1] - at) >= min(abs((a + b) / 2 - at) for _, a, b in part):
+                continue
+            if width >= max(_LOST_SPACE * space, 2 * spacing):
                 return _lost_spaces(piece[:k], part[:k], y0, y1, number, blanks, space) + \
                     _lost_spaces(piece[k:], part[k:], y0, y1, number, blanks, space)
+            break
     return [Word(piece, part[0][1], y0, part[-1][2], y1, number, True, cuts)]
 
 
