@@ -168,6 +168,11 @@ def parse_date(text: str) -> dt.date | None:
     ...  "2010/12/01", "01-12-2010", "1 December, 2010", "Wed Dec 1, 2010")]
     ['2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01']
 
+    Two-digit years, and a month's name between slashes:
+
+    >>> [parse_date(t).isoformat() for t in ("01-Dec-10", "1.12.10", "01 DEC 10", "01/Dec/2010", "1/12/10")]
+    ['2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01']
+
     A scan's space dropped after the comma (``December 1,2010``) still reads:
 
     >>> parse_date("December 1,2010")
@@ -181,10 +186,10 @@ def parse_date(text: str) -> dt.date | None:
     try:
         if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", t):
             return dt.date(int(m[1]), int(m[2]), int(m[3]))
-        if m := re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4})", t):
-            return dt.date(int(m[3]), int(m[2]), int(m[1]))
-        if m := re.fullmatch(r"(\d{1,2})[ -]+([a-z]{3})[a-z]*\.?[ -]+(\d{4})", t):
-            return dt.date(int(m[3]), _MONTHS[m[2]], int(m[1])) if m[2] in _MONTHS else None
+        if m := re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})", t):
+            return dt.date(_year(m[3]), int(m[2]), int(m[1]))
+        if m := re.fullmatch(r"(\d{1,2})[ /.-]+([a-z]{3})[a-z]*\.?[ /.-]+(\d{4}|\d{2})", t):
+            return dt.date(_year(m[3]), _MONTHS[m[2]], int(m[1])) if m[2] in _MONTHS else None
         if m := re.fullmatch(r"([a-z]{3})[a-z]*\.? +(\d{1,2})(?:,? +|,)(\d{4})", t):  # OCR: "1,2010"
             return dt.date(int(m[3]), _MONTHS[m[1]], int(m[2])) if m[1] in _MONTHS else None
     except ValueError:
@@ -192,7 +197,13 @@ def parse_date(text: str) -> dt.date | None:
     return None
 
 
-_NUMERIC_DATE = re.compile(r"(\d{1,2})[/-](\d{1,2})[/-](\d{4})")
+def _year(text: str) -> int:
+    """A year printed with four digits or two (``10`` is 2010, ``98`` 1998)."""
+    year = int(text)
+    return year if len(text) == 4 else year + (2000 if year < 70 else 1900)
+
+
+_NUMERIC_DATE = re.compile(r"(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})")
 _ORDER = re.compile(r"\b(dd?|mm?)[/.-](dd?|mm?)[/.-](?:yyyy|yy)\b", re.IGNORECASE)
 
 
@@ -213,7 +224,7 @@ def month_first(text: str) -> dt.date | None:
     """A numeric date read month first (``12/01/2010`` is 1 December), or ``None``."""
     m = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
     try:
-        return dt.date(int(m[3]), int(m[1]), int(m[2])) if m else None
+        return dt.date(_year(m[3]), int(m[1]), int(m[2])) if m else None
     except ValueError:
         return None
 
@@ -224,6 +235,8 @@ def either_way(text: str) -> bool:
 
     >>> either_way("01/12/2010"), either_way("13/12/2010"), either_way("01.12.2010"), either_way("05/05/2010")
     (True, False, False, False)
+    >>> either_way("01/12/10"), month_first("12/01/10")
+    (True, datetime.date(2010, 12, 1))
     """
     m = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
     return bool(m) and int(m[1]) <= 12 and int(m[2]) <= 12 and m[1].lstrip("0") != m[2].lstrip("0")

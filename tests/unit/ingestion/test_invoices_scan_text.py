@@ -32,6 +32,8 @@ def _scan_read(number: str, seed: int, family: str):
     ("536560", 127270438, "dev-a", "CHILLI LIGHTS"),  # was read CHILLILIGHTS
     # Times, blurred: the counter of the H in SWEETHEART is a blank strip as wide as a space, inside a letter.
     ("C536814", 1196179074, "dev-d", "CREAM SWEETHEART MINI CHEST"),
+    # A comma's box is wider than its glyph: the blank strip after the comma is not the space before it.
+    ("536754", 1866097044, "dev-b", "KEY FOB , FRONT DOOR"),  # was read KEY FOB, FRONT DOOR
 ])
 def test_a_space_the_recogniser_dropped_is_read_from_the_scan_and_no_other(number, seed, family, description):
     reading, expected = _scan_read(number, seed, family)
