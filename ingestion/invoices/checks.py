@@ -28,7 +28,7 @@ from ingestion.invoices.leftovers import COUNTRIES
 from ingestion.invoices.lookalike import lookalike
 from ingestion.invoices.vocab import field_words
 
-__all__ = ["misread_text", "run_checks"]
+__all__ = ["gaps", "misread_text", "run_checks"]
 
 CENT = Decimal("0.01")
 
@@ -122,4 +122,24 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
             out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads {near[0]!r}, "
                                                                 f"which is not a word; {near[1]!r} is: a letter may be "
                                                                 "misread; check it on the page"))
+    return out
+
+
+def gaps(lines: list[InvoiceLine]) -> list[tuple[str, str]]:
+    """Doubts for a line lacking a code or description that another line prints: it may have been read into the
+    line above or below, or into no line (a freight or discount line may truly have none: a reviewer can tell).
+
+    >>> lines = [InvoiceLine(c, "Mug", Decimal("1"), None, None, 1) for c in ("A1", None, "A3")]
+    >>> gaps(lines)
+    [('line 2: code read', 'line 2 (page 1) has no code, which 2 of the 3 lines print: check it on the page')]
+    """
+    out = []
+    for key in ("code", "description"):
+        have = sum(1 for line in lines if getattr(line, key))
+        if not have or have == len(lines):
+            continue
+        for n, line in enumerate(lines, 1):
+            if not getattr(line, key):
+                out.append((f"line {n}: {key} read", f"line {n} (page {line.page}) has no {key}, which {have} of the "
+                                                     f"{len(lines)} lines print: check it on the page"))
     return out

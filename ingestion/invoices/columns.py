@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity
-from ingestion.invoices.vocab import UNITS, norm
+from ingestion.invoices.vocab import HEADINGS, UNITS, match_words, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "merge_text", "split_unknown", "wording"]
+__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "merge_text", "split_unknown", "wording"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
 _MONEY = CENTS
@@ -294,6 +294,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             col.role = None  # "Item" over words: part of "Item Name", a description, not the products' codes
         if col.role == "description" and kinds[k] in ("code", "int") and _digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
+        if col.role == "code" and sum(1 for r in rows if k < len(r) and r[k]) > 1 and _counts(rows, k, first):
+            col.role = None  # "Item" over 1, 2, 3: the lines counted, not the products' codes
     have = {c.role for c in columns if c.role}
     counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
 
@@ -354,6 +356,25 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     elif len(money) == 2 and len(money_roles) == 2:
         columns[money[0]].role, columns[money[1]].role = "unit_price", "amount"
     return len(quantities) < 2
+
+
+def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
+    """The columns given no role that could hold the products' codes as well as the one that was given the code
+    from its content (no known heading names it): different on most lines, a digit in most cells. Which of them
+    holds the codes is a guess a reviewer must see.
+
+    >>> cols = [Column("code", 0, 1, []), Column(None, 2, 3, []), Column("description", 4, 5, [])]
+    >>> code_rivals(cols, [["22632", "5012345678900", "MUG"], ["21135", "5012345678917", "BAG"]])
+    [1]
+    >>> code_rivals(cols, [["22632", "EA", "MUG"], ["21135", "EA", "BAG"], ["21136", "EA", "CUP"]])
+    []
+    """
+    k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
+    if k is None or match_words(columns[k].heading, HEADINGS):
+        return []
+    return [j for j, c in enumerate(columns) if c.role is None and _distinct(rows, j) and _digits(rows, j) and
+            (Counter(_kind(r[j]) for r in rows if j < len(r) and r[j]).most_common(1) or [(None,)])[0][0] in
+            ("code", "int")]
 
 
 def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:

@@ -94,14 +94,33 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
     >>> _names_other(row[2], row, []), _names_other(row[2], row[2:], [Word("PO", 90, -12, 100, -3, 1)])
     (True, True)
     """
+    return any(v.text.lower().strip(".:#") in OTHER_WORDS for v in _label(w, row, above))
+
+
+def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
+    """The words that may be ``w``'s label: those before it on its row back to a wide gap or a number, and those
+    just above it."""
     label, last = [], w
     for v in reversed([v for v in row if v.x1 <= w.x0]):
         if last.x0 - v.x1 > 12 * w.height or any(ch.isdigit() for ch in v.text):
             break
         label.append(v)
         last = v
-    label += [v for v in above if v.x0 < w.x1 and w.x0 < v.x1]
-    return any(v.text.lower().strip(".:#") in OTHER_WORDS for v in label)
+    return label + [v for v in above if v.x0 < w.x1 and w.x0 < v.x1]
+
+
+CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer", "debtor", "sold", "bill",
+                  "member", "patron", "purchaser", "consignee", "payer", "subscriber", "kunde", "klant", "cliente")
+"""Beginnings of the words a label of the customer's number holds in any wording (``Debtor ref.``, ``Sold-to``)."""
+
+
+def _customer_word(label: list[Word]) -> bool:
+    """Whether a label's words name the customer (:data:`CUSTOMER_WORDS`).
+
+    >>> _customer_word([Word("Debtor", 0, 0, 30, 9, 1), Word("ref.", 33, 0, 50, 9, 1)]), _customer_word([Word("Job:", 0, 0, 20, 9, 1)])
+    (True, False)
+    """
+    return any(v.text.lower().startswith(CUSTOMER_WORDS) for v in label)
 
 
 def _unexplained(rows: list[list[Word]], boxes: dict[str, Box], hidden: dict[str, Box],
@@ -166,7 +185,7 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     it, and is not alone). A number one space after a word (no colon between) may be part of a line of words, as
     a postcode in an address is: it is not taken, and when it is all there is, a doubt says so; a number whose label holds a word of :data:`OTHER_WORDS` is not
     the customer's."""
-    found, glued = [], []
+    found, glued, named = [], [], {}
     for r, row in enumerate(rows):
         for i, w in enumerate(row):
             if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes, hidden):
@@ -186,8 +205,14 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                 (above and all(_WORDS.fullmatch(v.text) for v in above))
             if labelled:
                 found.append(w)
+                named[id(w)] = _customer_word(_label(w, row, rows[r - 1] if r else []))
     if len(found) == 1:
         fields.customer_id, boxes["customer_id"] = found[0].text, span(found)
+        if not named[id(found[0])]:
+            doubts.append(("customer ID told apart", f"no known label names the customer; {found[0].text!r}, the "
+                                                     "one number standing alone under or after a label, was taken, "
+                                                     "but its label names no customer, client, buyer or account: "
+                                                     "check it"))
     elif len(found) > 1:
         doubts.append(("customer ID told apart", f"no known label names the customer, and {len(found)} numbers "
                                                  "standing alone under or after a label could be its number; none "

@@ -9,7 +9,7 @@ invented for it.
 from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
-from ingestion.invoices.checks import misread_text, run_checks
+from ingestion.invoices.checks import gaps, misread_text, run_checks
 from ingestion.invoices.header import document_currency, printed_currencies, read_header
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
@@ -73,8 +73,8 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
                                               "check it"))
     boxes.update(table.boxes)
     checks, review = run_checks(fields, table.lines, unread)
-    doubts += table.doubts + misread_text(table.lines, {w.page for page in pages for row in page for w in row
-                                                        if w.ocr})
+    doubts += table.doubts + gaps(table.lines) + misread_text(table.lines, {w.page for page in pages for row in page
+                                                                         for w in row if w.ocr})
     checks += [InvoiceCheck(name, False, detail) for name, detail in doubts]
     review = review or bool(doubts)
     boxes.update({f"{name}.label": box for name, box in unread.items() if name not in boxes})

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from core.invoices import Box, InvoiceLine
 from ingestion.invoices.cells import across, joined, split_run, text_limit, unjoin, wraps
-from ingestion.invoices.columns import Column, assign_roles, boundaries, merge_text, split_unknown, wording
+from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown,
+                                         wording)
 from ingestion.invoices.heading import RULE, find_heading, item_row
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity
 from ingestion.invoices.vocab import LABELS, match_words
@@ -113,6 +114,12 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                  "amount either way); check which is the quantity and which the code"))
         columns, edges = merge_text(columns, edges, texts)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
+        rivals = code_rivals(columns, texts)
+        if rivals:
+            table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",
+                                 f"no known heading names the code, and the columns under "
+                                 f"{', '.join(repr(_texts(columns[j].heading)) for j in rivals)} could hold it "
+                                 "as well as the one taken: check which column is the products' code"))
         for k, col in enumerate(columns):
             cells = [[r[k]] for r in texts if r[k]]
             if col.role in (None, "line_no") and len(cells) > 1 and wording(cells):

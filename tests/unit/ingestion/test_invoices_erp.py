@@ -125,3 +125,38 @@ def test_a_column_of_words_read_into_no_value_is_a_doubt():
         r[[w.text for w in r].index(next(w.text for w in r if 215 <= w.x0 <= 225))] = Word(unit, 220, r[0].y0, 238,
                                                                                           r[0].y1, 1)
     assert "columns of page 1: words read into nothing" not in _failed(interpret([units], 1))
+
+
+def test_an_item_heading_over_the_lines_counted_is_no_code():
+    # "Item" names the code in much software, the line's number in other: 1, 2, 3 are no products' codes.
+    rows = [*HEAD, _at(150, (40, "Item"), (80, "Part number"), (170, "Description"), (300, "Qty"), (360, "Price"),
+                       (450, "Amount")),
+            _at(165, (40, "1"), (80, "22632"), (170, "HAND WARMER"), (306, "6"), (360, "1.85"), (450, "11.10")),
+            _at(180, (40, "2"), (80, "21135"), (170, "POSTCARD"), (306, "1"), (360, "1.69"), (450, "1.69")),
+            _at(205, (300, "Total"), (450, "£12.79"))]
+    reading = interpret([rows], 1)
+    assert [ln.code for ln in reading.lines] == ["22632", "21135"]
+
+
+def test_two_columns_that_could_each_hold_the_code_are_a_doubt():
+    # No heading the reader knows names either column: the article number and the barcode both differ line to line.
+    rows = [*HEAD, _at(150, (40, "Art."), (90, "EAN"), (190, "Description"), (300, "Qty"), (360, "Price"),
+                       (450, "Amount")),
+            _at(165, (40, "22632"), (90, "5012345678900"), (190, "HAND WARMER"), (306, "6"), (360, "1.85"),
+                (450, "11.10")),
+            _at(180, (40, "21135"), (90, "5012345678917"), (190, "POSTCARD"), (306, "1"), (360, "1.69"),
+                (450, "1.69")),
+            _at(205, (300, "Total"), (450, "£12.79"))]
+    reading = interpret([rows], 1)
+    assert "'EAN'" in _failed(reading)["columns of page 1: code told apart"]
+    one = [[w for w in r if not 90 <= w.x0 < 180] if 150 <= r[0].y0 + 5 <= 180 else r for r in rows]
+    assert "columns of page 1: code told apart" not in _failed(interpret([one], 1))
+
+
+def test_a_line_without_the_code_the_others_print_is_a_doubt():
+    rows = [*HEAD, _at(150, (40, "Code"), (100, "Description"), (300, "Qty"), (360, "Price"), (450, "Amount")),
+            _at(165, (40, "22632"), (100, "HAND WARMER"), (306, "6"), (360, "1.85"), (450, "11.10")),
+            _at(180, (100, "POSTCARD"), (306, "1"), (360, "1.69"), (450, "1.69")),
+            _at(205, (300, "Total"), (450, "£12.79"))]
+    reading = interpret([rows], 1)
+    assert "line 2 (page 1) has no code, which 1 of the 2 lines print" in _failed(reading)["line 2: code read"]

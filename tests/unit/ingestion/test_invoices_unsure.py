@@ -146,3 +146,17 @@ def test_a_date_in_numbers_that_read_two_ways_is_read_as_the_document_states_or_
     taken, doubt = read("Date:", "01/12/2010")
     assert taken == dt.date(2010, 12, 1) and "01 December 2010 day first and 12 January 2010 month first" in doubt
     assert read("Date:", "13/12/2010") == (dt.date(2010, 12, 13), None)  # no month 13: one way only
+
+
+def test_a_customer_number_under_a_label_naming_no_customer_is_a_doubt():
+    # No label the reader knows names the customer; the one lone number under a label is taken either way, but
+    # "Job:" names no customer, client, buyer or account, as "Debtor ref.:" does.
+    items = [_row(200, "Code", "Description", "Qty", "Price", "Amount"),
+             _row(215, "22632", "MUG", "2", "1.25", "2.50")]
+    head = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "2010-12-01"),
+            _row(130, "Country:", "France")]
+    reading = interpret([[*head, _row(145, "Job:", "12583"), *items, *TOTALS]], 1)
+    assert reading.fields.customer_id == "12583"
+    assert "its label names no customer" in _failed(reading)["customer ID told apart"]
+    reading = interpret([[*head, _row(145, "Debtor", "ref.:", "12583"), *items, *TOTALS]], 1)
+    assert reading.fields.customer_id == "12583" and "customer ID told apart" not in _failed(reading)
