@@ -181,9 +181,27 @@ def blank_runs(ink: np.ndarray, quad: np.ndarray) -> list[tuple[int, int]]:
     top = np.interp(cols, [quad[0, 0], quad[1, 0]], [quad[0, 1], quad[1, 1]])
     bottom = np.interp(cols, [quad[3, 0], quad[2, 0]], [quad[3, 1], quad[2, 1]])
     ys = np.arange(y0, y1)[:, None]
-    inked = (ink[y0:y1, x0:x1] & (ys >= np.floor(top)) & (ys <= np.ceil(bottom))).any(axis=0)
+    inside = ink[y0:y1, x0:x1] & (ys >= np.floor(top)) & (ys <= np.ceil(bottom))
+    inked = (inside & ~_rules(inside, y1 - y0)).any(axis=0)
     edges = np.flatnonzero(np.diff(np.concatenate([[1], inked.astype(np.int8), [1]])))
     return [(int(a) + x0, int(b) + x0) for a, b in zip(edges[::2], edges[1::2])]
+
+
+def _rules(inked: np.ndarray, length: int) -> np.ndarray:
+    """The pixels of ``inked`` in horizontal runs of ink at least ``length`` long: a table's rule the text box
+    touches (a ruled grid), which is no glyph and must not fill the blank strips between them.
+
+    >>> ink = np.zeros((4, 30), dtype=bool); ink[3, :] = True; ink[1, 2:6] = True
+    >>> _rules(ink, 10).sum(axis=1).tolist()
+    [0, 0, 0, 30]
+    """
+    if length < 2 or inked.shape[1] < length:
+        return np.zeros_like(inked)
+    starts = np.lib.stride_tricks.sliding_window_view(inked, length, axis=1).all(axis=2)
+    out = np.zeros_like(inked)
+    for shift in range(length):  # each full window's pixels
+        out[:, shift:shift + starts.shape[1]] |= starts
+    return out
 
 
 def _space(lines: list[tuple[str, list, list]]) -> float | None:
