@@ -22,9 +22,9 @@ Per layout family and form (PDF with a text layer / scan):
 - **s/invoice**: the service's wall-clock seconds per file, ``--workers`` files at a time.
 
 Documents that are not invoices (family ``none``) count as right when read as not an invoice. The held-aside families
-(``held``, ``held-b`` and ``held-c``, each its own group) are summed only: their files' readings are never written
-out (``--out`` writes per-file readings of the developed families alone, for looking into), so they stay tests of
-layouts the reader was not tuned on.
+(``held``, ``held-b``, ``held-c`` and ``held-d``, each its own group) are summed only: their files' readings are never
+written out (``--out`` writes per-file readings of the developed families alone, for looking into), so they stay tests
+of layouts the reader was not tuned on.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ __all__ = ["Score", "Tally", "lines_right", "main", "score"]
 LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (fresh)", "held-c": "held aside (c)",
-          "none": "not invoices"}
-HELD = ("held", "held-b", "held-c")  # the held-aside families: their readings are never written out
+          "held-d": "held aside (d)", "none": "not invoices"}
+HELD = ("held", "held-b", "held-c", "held-d")  # the held-aside families: their readings are never written out
 
 
 def _line(line: dict) -> tuple:

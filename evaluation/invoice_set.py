@@ -2,17 +2,18 @@
 family (:mod:`evaluation.invoice_families`), as PDFs with a text layer and as scans, each with its truth.
 
     python -m evaluation.invoice_set --out DIR [--per-family 50]
-                                     [--families dev-a dev-b dev-c dev-d dev-e dev-f held held-b held-c]
+                                     [--families dev-a dev-b dev-c dev-d dev-e dev-f held held-b held-c
+                                                 held-d]
                                      [--forms pdf scan] [--seed 0] [--non-invoices 20] [--records PATH]
     python -m evaluation.invoice_set --samples --out data/invoices
 
 The first writes ``DIR/<family>/<id>.pdf`` and ``DIR/truth.jsonl``: one JSON line per file, the file's
 ``InvoiceReading(...).to_dict()`` (the fields, the lines with their pages, the page count) with its ``id``,
 ``family``, ``form``, ``file`` and the ``layout`` summary. Documents that are not invoices (family ``none``)
-carry ``is_invoice`` false and their ``kind``. The held-aside families go to ``DIR/held/``, ``DIR/held-b/`` and
-``DIR/held-c/``: leave them unopened while developing the reader (see :mod:`evaluation.invoice_layouts`).
-``--samples`` writes the few files the UI shows, each with its ``<name>.truth.json``, from the committed records
-sample, so it needs no ``../shared``.
+carry ``is_invoice`` false and their ``kind``. The held-aside families go to ``DIR/held/``, ``DIR/held-b/``,
+``DIR/held-c/`` and ``DIR/held-d/``: leave them unopened while developing the reader (see
+:mod:`evaluation.invoice_layouts`). ``--samples`` writes the few files the UI shows, each with its
+``<name>.truth.json``, from the committed records sample, so it needs no ``../shared``.
 
 Which invoices go to which family is drawn from the seed, stratified: the credit notes, the invoices without a
 customer, the long ones (30 lines or more) and the rest are each shuffled and dealt in turn to the families, so no
