@@ -264,10 +264,17 @@ def _guessed(fields: InvoiceFields, boxes: dict[str, Box], guesses, found) -> li
             doubts.append((f"{field} read from a label not known", f"{label!r} is no label this reader knows; "
                                                                    f"its value {value} was taken for the {field}: "
                                                                    "check it"))
-        elif current != value:
+        elif current != value and not _within(span(words), boxes.get(name)):
             doubts.append((f"{field} told apart", f"{label!r} may name the {field} ({value}); {current} was taken: "
                                                   "check it"))
     return doubts
+
+
+def _within(inner: Box | None, outer: Box | None) -> bool:
+    """Whether ``inner`` lies inside ``outer``: a guessed label's value that is part of the value taken ("Kingdom"
+    under the "COUNTRY" of a label the recogniser split, of "United Kingdom") is no rival to it."""
+    return inner is not None and outer is not None and inner.page == outer.page and \
+        outer.x0 - 1 <= inner.x0 and inner.x1 <= outer.x1 + 1 and outer.y0 - 1 <= inner.y0 and inner.y1 <= outer.y1 + 1
 
 
 def printed_currencies(rows: list[list[Word]]) -> list[str]:

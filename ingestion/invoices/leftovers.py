@@ -106,7 +106,15 @@ def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
             break
         label.append(v)
         last = v
-    return label + [v for v in above if v.x0 < w.x1 and w.x0 < v.x1]
+    over = [k for k, v in enumerate(above) if v.x0 < w.x1 and w.x0 < v.x1]
+    if over:  # and the pieces of a word split by the recogniser that reach past it (ACCOUN T over 15574)
+        a, b = over[0], over[-1]
+        while a and above[a].x0 - above[a - 1].x1 < 0.5 * above[a].height:
+            a -= 1
+        while b + 1 < len(above) and above[b + 1].x0 - above[b].x1 < 0.5 * above[b].height:
+            b += 1
+        over = list(range(a, b + 1))
+    return label + [above[k] for k in over]
 
 
 CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer", "debtor", "sold", "bill",
@@ -115,12 +123,23 @@ CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer
 
 
 def _customer_word(label: list[Word]) -> bool:
-    """Whether a label's words name the customer (:data:`CUSTOMER_WORDS`).
+    """Whether a label's words name the customer (:data:`CUSTOMER_WORDS`). Pieces the recogniser split apart in a
+    letter-spaced label (``C U STOMER``, less than half a height apart on one line) are joined first.
 
     >>> _customer_word([Word("Debtor", 0, 0, 30, 9, 1), Word("ref.", 33, 0, 50, 9, 1)]), _customer_word([Word("Job:", 0, 0, 20, 9, 1)])
     (True, False)
+    >>> _customer_word([Word("C", 0, 0, 5, 9, 1), Word("U", 4, 0, 10, 9, 1), Word("STOMER", 11, 0, 40, 9, 1)])
+    True
     """
-    return any(v.text.lower().startswith(CUSTOMER_WORDS) for v in label)
+    joined: list[str] = []
+    last = None
+    for v in sorted(label, key=lambda v: (round(v.y0 / max(v.height, 1)), v.x0)):
+        if last is not None and abs(v.y0 - last.y0) < 0.5 * v.height and abs(v.x0 - last.x1) < 0.5 * v.height:
+            joined[-1] += v.text
+        else:
+            joined.append(v.text)
+        last = v
+    return any(t.lower().startswith(CUSTOMER_WORDS) for t in joined)
 
 
 def _unexplained(rows: list[list[Word]], boxes: dict[str, Box], hidden: dict[str, Box],

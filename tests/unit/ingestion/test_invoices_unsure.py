@@ -160,3 +160,20 @@ def test_a_customer_number_under_a_label_naming_no_customer_is_a_doubt():
     assert "its label names no customer" in _failed(reading)["customer ID told apart"]
     reading = interpret([[*head, _row(145, "Debtor", "ref.:", "12583"), *items, *TOTALS]], 1)
     assert reading.fields.customer_id == "12583" and "customer ID told apart" not in _failed(reading)
+
+
+def test_a_label_the_recogniser_split_into_pieces_still_names_its_field():
+    # A scan's letter-spaced grid labels come back from OCR in pieces ("ACCOUN T NO.", "DELIV ERY COUNTRY"): the
+    # customer number under the first is still under a customer label, and "Kingdom" under the second's "COUNTRY"
+    # is part of the country read, not a rival to it.
+    def row(y, *cells):
+        return [Word(t, x0, y - 5, x1, y + 5, 1, ocr=True) for t, x0, x1 in cells]
+    head = [row(100, ("ACCOUN", 53, 83), ("T", 84, 90), ("NO.", 90, 104), ("INVOICE", 301, 332), ("#", 334, 339)),
+            row(112, ("15574", 52, 79), ("536796", 301, 332)),
+            row(130, ("DELIV", 52, 75), ("ERY", 75, 90), ("COUNTRY", 92, 129), ("DATE", 301, 323)),
+            row(142, ("United", 52, 82), ("Kingdom", 86, 123), ("02.12.2010", 301, 346))]
+    items = [_row(200, "Code", "Description", "Qty", "Price", "Amount"),
+             _row(215, "22632", "MUG", "2", "1.25", "2.50"), _row(300, "Total:", "£2.50")]
+    reading = interpret([[*head, *items]], 1)
+    assert (reading.fields.customer_id, reading.fields.country) == ("15574", "United Kingdom")
+    assert "customer ID told apart" not in _failed(reading) and "country told apart" not in _failed(reading)
