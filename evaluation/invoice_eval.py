@@ -24,7 +24,8 @@ Per layout family and form (PDF with a text layer / scan):
 Documents that are not invoices (family ``none``) count as right when read as not an invoice. The held-aside families
 (``held``, ``held-b``, ``held-c`` and ``held-d``, each its own group) are summed only: their files' readings are never
 written out (``--out`` writes per-file readings of the developed families alone, for looking into), so they stay tests
-of layouts the reader was not tuned on.
+of layouts the reader was not tuned on; ``held-d``, the newest, is the one whose figures no change was made after
+(the README says what was seen of the others).
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ __all__ = ["Score", "Tally", "lines_right", "main", "score"]
 
 LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
-          "dev-f": "developed", "held": "held aside", "held-b": "held aside (fresh)", "held-c": "held aside (c)",
-          "held-d": "held aside (d)", "none": "not invoices"}
+          "dev-f": "developed", "held": "held aside", "held-b": "held aside (b)", "held-c": "held aside (c)",
+          "held-d": "held aside (fresh)", "none": "not invoices"}
 HELD = ("held", "held-b", "held-c", "held-d")  # the held-aside families: their readings are never written out
 
 

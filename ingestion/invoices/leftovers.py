@@ -78,6 +78,7 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     if skip:
         doubts += _totals(fields, boxes, [row for row in rows if row_key(row) > max(skip)], hidden,
                           [] if currencies is None else currencies)
+        doubts += _header_amounts(fields, boxes, first, hidden)
     return doubts
 
 
@@ -242,12 +243,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                                                  "none was taken: check the page"))
 
 
-def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],
-            currencies: list[str]) -> list[tuple[str, str]]:
-    """The amounts after the last item row no label claimed, given to the totals still missing by size: printed
-    with cents (a running header's "536821 -" is no amount). A tax of 0.00 taken so is a doubt: subtotal + 0.00 =
-    total holds of any zero printed there (a payment of 0.00)."""
-    amounts: list[tuple[Decimal, list[Word]]] = []
+def _free_amounts(rows: list[list[Word]], boxes: dict[str, Box],
+                  hidden: dict[str, Box]) -> list[tuple[tuple[Decimal, str | None], list[Word]]]:
+    """The amounts printed with cents on ``rows`` that no field or label took, with their words."""
+    amounts = []
     for row in rows:
         free = [w for w in row if not _taken(w, boxes, hidden)]
         i = 0
@@ -261,6 +260,31 @@ def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]]
                     break
             else:
                 i += 1
+    return amounts
+
+
+def _header_amounts(fields: InvoiceFields, boxes: dict[str, Box], first: list[list[Word]],
+                    hidden: dict[str, Box]) -> list[tuple[str, str]]:
+    """A doubt for an amount printed above the items that no field or label took, when the subtotal or total was
+    not found: the page may print that total in the header under a label this reader does not know
+    ("Goods value £ 15.30" in a summary box), and it would be missing unseen."""
+    missing = [name for name in ("subtotal", "total") if getattr(fields, name) is None]
+    amounts = _free_amounts(first, boxes, hidden) if missing else []
+    if not amounts:
+        return []
+    (value, _), words = amounts[0]
+    what = " and ".join(field_words(name) for name in missing)
+    return [("totals told apart", f"{' '.join(w.text for w in words)!r} (page {words[0].page}) is an "
+             f"amount above the items that no label names, and the {what} {'was' if len(missing) == 1 else 'were'} "
+             "not found: it may be one; check it")]
+
+
+def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],
+            currencies: list[str]) -> list[tuple[str, str]]:
+    """The amounts after the last item row no label claimed, given to the totals still missing by size: printed
+    with cents (a running header's "536821 -" is no amount). A tax of 0.00 taken so is a doubt: subtotal + 0.00 =
+    total holds of any zero printed there (a payment of 0.00)."""
+    amounts = _free_amounts(rows, boxes, hidden)
     if not amounts:
         return []
     amounts.sort(key=lambda a: abs(a[0][0]), reverse=True)

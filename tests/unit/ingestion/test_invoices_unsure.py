@@ -4,6 +4,7 @@ value after a label of its own that no field took, amounts in two currencies, a 
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from ingestion.invoices.columns import Column, assign_roles
 from ingestion.invoices.read import interpret
@@ -177,3 +178,20 @@ def test_a_label_the_recogniser_split_into_pieces_still_names_its_field():
     reading = interpret([[*head, *items]], 1)
     assert (reading.fields.customer_id, reading.fields.country) == ("15574", "United Kingdom")
     assert "customer ID told apart" not in _failed(reading) and "country told apart" not in _failed(reading)
+
+
+def test_an_amount_above_the_items_no_label_names_is_a_doubt_when_a_total_is_missing():
+    # A summary box over the items prints the goods' value under a label no vocabulary holds ("Goods value"); the
+    # total is labelled. The subtotal is then missing, and the amount that may be it is named, not taken.
+    head = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "2010-12-01"),
+            _row(130, "Customer:", "12583"), _row(145, "Country:", "France"),
+            _row(160, "Goods", "value", "£2.50"), _row(175, "Total:", "£2.50")]
+    items = [_row(200, "Code", "Description", "Qty", "Price", "Amount"),
+             _row(215, "22632", "MUG", "2", "1.25", "2.50")]
+    reading = interpret([[*head, *items]], 1)
+    assert reading.fields.total == Decimal("2.50") and reading.fields.subtotal is None and reading.needs_review
+    assert "'£2.50' (page 1) is an amount above the items" in _failed(reading)["totals told apart"]
+    # With the subtotal labelled, the same page has nothing to doubt there.
+    known = [*head[:4], _row(160, "Subtotal:", "£2.50"), head[5], *items]
+    reading = interpret([known], 1)
+    assert reading.fields.subtotal == Decimal("2.50") and "totals told apart" not in _failed(reading)
