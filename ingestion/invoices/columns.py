@@ -264,6 +264,13 @@ def _kind(text: str) -> str | None:
     return "text"
 
 
+def _column_kind(rows: list[list[str]], k: int) -> str | None:
+    """The :func:`_kind` most of column ``k``'s filled cells are, or ``None`` for an empty column."""
+    counts = Counter(_kind(r[k]) for r in rows if k < len(r))
+    counts.pop(None, None)
+    return counts.most_common(1)[0][0] if counts else None
+
+
 def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None = None) -> bool:
     """Give each column without a role one from its cells (``rows`` of cell texts, one per column). A column
     counting the lines (``first``, ``first + 1``, ... on the rows that have a value: the page's lines numbered on
@@ -285,9 +292,7 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     """
     kinds = []
     for k, col in enumerate(columns):
-        counts = Counter(_kind(r[k]) for r in rows if k < len(r))
-        counts.pop(None, None)
-        kinds.append(counts.most_common(1)[0][0] if counts else None)
+        kinds.append(_column_kind(rows, k))
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]):
@@ -373,8 +378,7 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     if k is None or match_words(columns[k].heading, HEADINGS):
         return []
     return [j for j, c in enumerate(columns) if c.role is None and _distinct(rows, j) and _digits(rows, j) and
-            (Counter(_kind(r[j]) for r in rows if j < len(r) and r[j]).most_common(1) or [(None,)])[0][0] in
-            ("code", "int")]
+            _column_kind(rows, j) in ("code", "int")]
 
 
 def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:

@@ -99,8 +99,8 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
 
 
 def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
-    """The words that may be ``w``'s label: those before it on its row back to a wide gap or a number, and those
-    just above it."""
+    """The words that may be ``w``'s label, in reading order: those before it on its row back to a wide gap or a
+    number, and those just above it."""
     label, last = [], w
     for v in reversed([v for v in row if v.x1 <= w.x0]):
         if last.x0 - v.x1 > 12 * w.height or any(ch.isdigit() for ch in v.text):
@@ -115,7 +115,7 @@ def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
         while b + 1 < len(above) and above[b + 1].x0 - above[b].x1 < 0.5 * above[b].height:
             b += 1
         over = list(range(a, b + 1))
-    return label + [above[k] for k in over]
+    return [above[k] for k in over] + label[::-1]
 
 
 CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer", "debtor", "sold", "bill",
@@ -124,8 +124,9 @@ CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer
 
 
 def _customer_word(label: list[Word]) -> bool:
-    """Whether a label's words name the customer (:data:`CUSTOMER_WORDS`). Pieces the recogniser split apart in a
-    letter-spaced label (``C U STOMER``, less than half a height apart on one line) are joined first.
+    """Whether a label's words (in reading order, as :func:`_label` gives them) name the customer
+    (:data:`CUSTOMER_WORDS`). Pieces the recogniser split apart in a letter-spaced label (``C U STOMER``, less than
+    half a height apart on one line) are joined first.
 
     >>> _customer_word([Word("Debtor", 0, 0, 30, 9, 1), Word("ref.", 33, 0, 50, 9, 1)]), _customer_word([Word("Job:", 0, 0, 20, 9, 1)])
     (True, False)
@@ -133,13 +134,12 @@ def _customer_word(label: list[Word]) -> bool:
     True
     """
     joined: list[str] = []
-    last = None
-    for v in sorted(label, key=lambda v: (round(v.y0 / max(v.height, 1)), v.x0)):
+    for k, v in enumerate(label):  # in reading order (:func:`_label`)
+        last = label[k - 1] if k else None
         if last is not None and abs(v.y0 - last.y0) < 0.5 * v.height and abs(v.x0 - last.x1) < 0.5 * v.height:
             joined[-1] += v.text
         else:
             joined.append(v.text)
-        last = v
     return any(t.lower().startswith(CUSTOMER_WORDS) for t in joined)
 
 
@@ -272,7 +272,7 @@ def _header_amounts(fields: InvoiceFields, boxes: dict[str, Box], first: list[li
     amounts = _free_amounts(first, boxes, hidden) if missing else []
     if not amounts:
         return []
-    (value, _), words = amounts[0]
+    words = amounts[0][1]
     what = " and ".join(field_words(name) for name in missing)
     return [("totals told apart", f"{' '.join(w.text for w in words)!r} (page {words[0].page}) is an "
              f"amount above the items that no label names, and the {what} {'was' if len(missing) == 1 else 'were'} "
