@@ -87,9 +87,16 @@ def _value(field: str, words: list[Word]):
         return (token, words[:1]) if re.fullmatch(r"[A-Z0-9\-]*\d[A-Z0-9\-]*", token, re.IGNORECASE) else None
     if field == "country":  # the words before any with a digit (a date or number printed after it)
         n = next((i for i, w in enumerate(words) if any(ch.isdigit() for ch in w.text)), len(words))
+        colon = max((i for i, w in enumerate(words[:n - 1]) if w.text.endswith(":")), default=None)
+        if colon is not None:  # "Country of import: United Kingdom": the label goes on to its colon
+            words, n = words[colon + 1:], n - colon - 1
         text = " ".join(w.text for w in words[:n])
-        if not re.fullmatch(r"[A-Za-z .&'-]+", text) or len(text) < 2 or text.endswith(":"):
+        if not all(ch.isalpha() or ch in " .&'-" for ch in text) or len(text) < 2 or text.endswith(":"):
             return None
+        if text.lower() not in COUNTRIES:  # "Country of import: United Kingdom", the label read on into its value
+            k = next((k for k in range(1, n) if " ".join(w.text for w in words[k:n]).lower() in COUNTRIES), None)
+            if k is not None:
+                return " ".join(w.text for w in words[k:n]), words[k:n]
         return text, words[:n]
     if field == "currency":
         code = currency_mark(words[0].text)

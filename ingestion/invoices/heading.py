@@ -128,7 +128,7 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
             min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.35 * max(w.height for w in words):
         return None
-    if not all(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper):
+    if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper):
         return None
     cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
     for w in sorted(words, key=lambda w: w.x0):
@@ -191,6 +191,7 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
 _SAME = {"excl", "ex", "excluding", "before", "net", "exc"}  # words keeping what "Amount excl. VAT" names
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
 _CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
+_NAMES = {"code", "no", "nr", "number", "ref", "reference", "", "id", "sku"}  # words naming a code ("#" stripped)
 
 
 def _glued(columns: list[Column]) -> list[Column]:
@@ -200,7 +201,8 @@ def _glued(columns: list[Column]) -> list[Column]:
     column's content then tells what it holds). Of an unknown group after a known heading, only its first words
     of that kind are glued to it (OCR may group ``(EUR) No.`` of two columns); other unknown words stay a heading
     of their own ("Pos." beside "Item", however close OCR reads them). OCR's one-letter slips in such a word
-    (``Exel.``) are read as the word.
+    (``Exel.``) are read as the word. A description's heading followed a space apart by a word naming a code
+    names the code (``Article code``, ``Product ref``: the code of the article).
 
     >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
     ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
@@ -210,12 +212,21 @@ def _glued(columns: list[Column]) -> list[Column]:
     ...         Column(None, 32, 80, [Word("(EUR)", 32, 0, 55, 9, 1), Word("No.", 60, 0, 80, 9, 1)])]
     >>> [(c.role, [w.text for w in c.heading]) for c in _glued(cols)]
     [('amount', ['Amount', '(EUR)']), (None, ['No.'])]
+    >>> cols = [Column("description", 0, 30, [Word("Article", 0, 0, 30, 9, 1)]),
+    ...         Column("code", 33, 50, [Word("code", 33, 0, 50, 9, 1)])]
+    >>> [(c.role, c.x1) for c in _glued(cols)]
+    [('code', 50)]
     """
     out: list[Column] = []
     for col in sorted(columns, key=lambda c: c.x0):
         prev = out[-1] if out else None
-        if prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(col.heading[0].height, 4.0) or \
-                (prev.role and col.role and prev.role != col.role):
+        apart = prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(
+            col.heading[0].height, 4.0)
+        if not apart and prev.role == "description" and col.role == "code" and \
+                norm(col.heading[0].text).strip("#") in _NAMES:  # "Article code": the code of the article
+            out[-1] = Column("code", prev.x0, col.x1, prev.heading + col.heading)
+            continue
+        if apart or (prev.role and col.role and prev.role != col.role):
             out.append(col)
             continue
         lead, rest = col.heading, []

@@ -23,12 +23,26 @@ from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "OTHER_WORDS", "eliminate"]
 
-COUNTRIES = {c.lower() for c in (
-    "United Kingdom", "France", "Australia", "Netherlands", "Germany", "Norway", "EIRE", "Ireland", "Switzerland",
-    "Spain", "Poland", "Portugal", "Italy", "Belgium", "Lithuania", "Japan", "Iceland", "Channel Islands", "Denmark",
-    "Cyprus", "Sweden", "Austria", "Israel", "Finland", "Bahrain", "Greece", "Hong Kong", "Singapore", "Lebanon",
-    "United Arab Emirates", "Saudi Arabia", "Czech Republic", "Canada", "Unspecified", "Brazil", "USA",
-    "European Community", "Malta", "RSA", "United States")}
+def _countries() -> set[str]:
+    """Country names in lower case: ISO 3166's (pycountry: the short, common and official names) and the names
+    and abbreviations business software prints that ISO does not hold (``EIRE``, ``USA``, ``Channel Islands``)."""
+    import pycountry
+
+    names = {"EIRE", "USA", "UK", "U.K.", "RSA", "UAE", "Channel Islands", "European Community", "Unspecified",
+             "United States", "Czech Republic", "Russia", "South Korea", "Korea", "Turkey", "Vietnam", "Taiwan",
+             "Iran", "Syria", "Bolivia", "Venezuela", "Tanzania", "Moldova", "Laos", "Great Britain", "Holland",
+             "Scotland", "England", "Wales", "Northern Ireland"}
+    for c in pycountry.countries:
+        names |= {getattr(c, k) for k in ("name", "common_name", "official_name") if hasattr(c, k)}
+    return {n.lower() for n in names}
+
+
+COUNTRIES = _countries()
+"""Lower-case country names a country field may hold.
+
+>>> {"united kingdom", "india", "eire", "usa", "côte d'ivoire"} <= COUNTRIES, "of import" in COUNTRIES
+(True, False)
+"""
 _CUSTOMER = re.compile(r"\d{4,8}")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z.\-]*:?")
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")

@@ -51,25 +51,33 @@ class Table:
     doubts: list[tuple[str, str]] = field(default_factory=list)  # (check name, detail) of what could not be told
 
 
-def _stop(row: list[Word]) -> bool:
-    """Whether ``row`` ends the table: a totals label with an amount, or a page foot."""
+def _stop(row: list[Word], below: list[Word] | None = None) -> bool:
+    """Whether ``row`` ends the table: a totals label with an amount, a row of totals labels over the amounts of
+    the row ``below`` (each amount under a label's words), or a page foot."""
     text = " ".join(w.text for w in row)
     if _FOOT.search(text) and not any(_DECIMAL.search(w.text) for w in row):
         return True
     found = match_words(row, LABELS)
-    return any(m.role in ("subtotal", "tax", "total") for m in found) and bool(_DECIMAL.search(text)) and \
-        found[0].start <= 1
+    if not any(m.role in ("subtotal", "tax", "total") for m in found) or found[0].start > 1:
+        return False
+    if _DECIMAL.search(text):
+        return True
+    if any(m.role not in ("subtotal", "tax", "total") for m in found):
+        return False  # a row naming other fields too is no totals row
+    amounts = [w for w in below or [] if _DECIMAL.search(w.text)]
+    spans = [(row[m.start].x0 - row[m.start].height, row[m.end - 1].x1 + row[m.start].height) for m in found]
+    return bool(amounts) and all(any(w.x1 > a and w.x0 < b for a, b in spans) for w in amounts)
 
 
 def _body(rows: list[list[Word]], start: int) -> list[list[Word]]:
     """The rows below a heading row up to where the table stops."""
     body: list[list[Word]] = []
     last = rows[start - 1]
-    for row in rows[start:]:
+    for k, row in enumerate(rows[start:], start):
         if all(RULE.match(w.text) for w in row):
             continue
         gap = row[0].y0 - max(w.y1 for w in last)
-        if _stop(row) or gap > 4 * max(row[0].height, 6.0):
+        if _stop(row, rows[k + 1] if k + 1 < len(rows) else None) or gap > 4 * max(row[0].height, 6.0):
             break
         body.append(row)
         last = row

@@ -70,7 +70,8 @@ LABELS = _phrases({
               "VAT no.", "VAT number", "VAT ID", "Tax ID", "Company no.", "Registration no.", "Phone", "Tel.",
               "Telephone", "Fax", "IBAN", "Sort code", "SWIFT", "BIC", "Payment terms", "Terms", "Payment due date",
               "Customer PO", "Your reference", "External document no.", "Amount paid", "Payments received",
-              "Less payments", "Amount outstanding", "Remaining amount"),
+              "Less payments", "Amount outstanding", "Remaining amount", "Country of origin", "Origin",
+              "Country of origin of goods", "Origin of goods"),
 })
 OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
@@ -138,6 +139,7 @@ _BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/
 _WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w"}
 _SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total"}
 _FILLER = {"of", "the", "invoice", "document", "lines", "items", "goods", "&", "and", "%", "due", "grand"}
+_PAYABLE = {"payable", "due"}
 
 
 def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | None:
@@ -153,15 +155,17 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
     words: list[str] = []
     for k, key in enumerate(keys[:5]):
         key = key.strip("()")
-        if (k and offset + k in breaks) or key not in _TAXES | _BEFORE | _WITH | _SUMS | _FILLER:
+        if (k and offset + k in breaks) or key not in _TAXES | _BEFORE | _WITH | _SUMS | _FILLER | _PAYABLE:
             break
         words.append(key)
-    while words and words[-1] in _FILLER - {"due"}:
+    while words and words[-1] in _FILLER - _PAYABLE:
         words.pop()
     bag = set(words)
+    taxed, before, after = bool(bag & _TAXES), bool(bag & _BEFORE), bool(bag & _WITH)
+    if len(words) == 2 and "payable" in bag and not before and not after and (taxed or bag & _SUMS):
+        return ("tax" if taxed else "total"), 2
     if len(words) < 2 or not bag & (_SUMS | {"net", "gross"}):
         return None
-    taxed, before, after = bool(bag & _TAXES), bool(bag & _BEFORE), bool(bag & _WITH)
     if before and not after:
         return "subtotal", len(words)
     if after and not before and (taxed or "gross" in bag):
