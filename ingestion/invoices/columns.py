@@ -382,15 +382,20 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
 
 
 def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:
-    """Whether column ``k`` counts the lines: ``first``, ``first + 1``, ... on the rows with a value in it.
+    """Whether column ``k`` counts the lines: ``first``, ``first + 1``, ... on the rows with a value in it, printed
+    with leading zeros (``0001``) or a full stop (``1.``) or, as positions, in tens (``10``, ``20``).
 
     >>> _counts([["1", "A"], ["", "B"], ["2", "C"]], 0, 1), _counts([["22632"], ["22633"]], 0, 1)
     (True, False)
+    >>> _counts([["0001"], ["0002"]], 0, 1), _counts([["10"], ["20"], ["30"]], 0, 1), _counts([["3."]], 0, 3)
+    (True, True, True)
     """
     if first is None:
         return False
-    cells = [r[k] for r in rows if k < len(r) and r[k]]
-    return bool(cells) and all(c == str(first + n) for n, c in enumerate(cells))
+    cells = [r[k].rstrip(".") for r in rows if k < len(r) and r[k]]
+    if not cells or not all(c.isdigit() and c.isascii() for c in cells):
+        return False
+    return any(all(int(c) == step * (first + n) for n, c in enumerate(cells)) for step in (1, 10))
 
 
 def _distinct(rows: list[list[str]], k: int) -> bool:

@@ -71,6 +71,9 @@ def _value(field: str, words: list[Word]):
     text = " ".join(w.text for w in words).strip()
     if not text:
         return None
+    if field in ("invoice_number", "customer_id"):  # a label's note in brackets first: "Buyer ID (BT-46) 17381"
+        while len(words) > 1 and re.fullmatch(r"\(.*\):?", words[0].text):
+            words = words[1:]
     if field == "invoice_number":
         token = words[0].text.strip("#:")
         return (token, words[:1]) if is_invoice_number(token) else None
@@ -167,6 +170,11 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
             stop = _label_start(row, m.end, matches[k + 1].start) if k + 1 < len(matches) else len(row)
+            if m.role == "country" and stop == m.end < len(row) and k + 1 < len(matches) and \
+                    matches[k + 1].role == m.role and matches[k + 1].start > m.end and \
+                    row[m.end].x0 - row[m.end - 1].x1 < 0.5 * row[m.end].height:
+                continue  # "Country of final destination:": one label, which its last words close (a customer's
+                #           labels run on so too, "Customer ... Account no.", but name two numbers)
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
             if m.role == OTHER:
                 claimed += _claim(rows, r, m, stop, limit)

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
 from ingestion.invoices.values import CENTS
-from ingestion.invoices.vocab import HEADINGS, match_words, norm
+from ingestion.invoices.vocab import HEADINGS, Match, match_words, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["RULE", "Heading", "find_heading", "item_row"]
@@ -48,7 +48,7 @@ def find_heading(rows: list[list[Word]]) -> Heading | None:
         found = match_words(row, HEADINGS, after=True)
         stacked = _stacked(row, rows[i + 1]) if i + 1 < len(rows) and not _description_row(found, row) else None
         if stacked is not None:  # headings of two words printed over two lines, or two rows of their own
-            both, lower = match_words(stacked, HEADINGS, after=True), match_words(rows[i + 1], HEADINGS, after=True)
+            both, lower = _cell_matches(stacked), match_words(rows[i + 1], HEADINGS, after=True)
             if not _over(both, row, stacked) and \
                     _score(both, row, stacked) > max(_score(lower), _score(found, row, row)):
                 found, row = both, stacked
@@ -126,17 +126,51 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     """
     words = upper + lower
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
-            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.35 * max(w.height for w in words):
+            min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
         return None
     if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper):
         return None
     cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
     for w in sorted(words, key=lambda w: w.x0):
-        if cells and w.x0 < max(v.x1 for v in cells[-1]):
+        if cells and w.x0 < max(v.x1 for v in cells[-1]) + (0.5 * w.height if w in lower and any(
+                v in lower for v in cells[-1]) else 0):  # a lower heading's words a space apart: one cell
             cells[-1].append(w)
         else:
             cells.append([w])
     return [w for cell in cells for w in sorted(cell, key=lambda w: (w not in upper, w.x0))]
+
+
+def _cell_matches(words: list[Word]) -> list[Match]:
+    """The heading matches of a stacked reading (:func:`_stacked`), one per column cell (words whose x ranges
+    overlap) that names a known heading: a cell's words are one heading, named by its head word as English
+    compounds are, the last known one (``Billed Quantity``, ``Stock Item Code``), or the last before "of" or "per"
+    (``Value of Goods``), so a word of a qualifier is no column of its own; a sum "per" a unit is the unit price
+    (``Value per item``).
+
+    >>> up = [Word("Value", 100, 0, 130, 9, 1), Word("Stock", 40, 0, 70, 9, 1)]
+    >>> low = [Word("Item", 40, 11, 60, 20, 1), Word("Code", 62, 11, 80, 20, 1), Word("of", 95, 11, 105, 20, 1),
+    ...        Word("Goods", 107, 11, 135, 20, 1)]
+    >>> [(m.role, m.start, m.end) for m in _cell_matches(_stacked(up, low))]
+    [('code', 0, 3), ('amount', 3, 6)]
+    """
+    out, start = [], 0
+    while start < len(words):
+        end = start + 1
+        while end < len(words) and words[end].x0 < max(w.x1 for w in words[start:end]) + 0.5 * words[end].height:
+            end += 1
+        cell = words[start:end]
+        of = next((k for k, w in enumerate(cell) if norm(w.text) in ("of", "per")), len(cell))
+        found = match_words(cell, HEADINGS, after=True, keep=True)  # "Billed Quantity": the head word names it
+        head = [m for m in found if m.end <= of] or found
+        after = cell[head[-1].end:of] if head else []  # words after the head: narrowing it, or naming another
+        if head and any(_qualifier(w.text) not in (_SAME | _CURRENCY | {""}) - {"%"} and not w.text.startswith("(")
+                        for w in after):
+            head = []  # "Rate %", "Amount incl. VAT": the column's content tells what it holds
+        if head:
+            per = of < len(cell) and norm(cell[of].text) == "per" and head[-1].role in ("amount", "unit_price")
+            out.append(Match("unit_price" if per else head[-1].role, start, end))  # "Value per item": a price
+        start = end
+    return out
 
 
 def _wordy(row: list[Word]) -> bool:

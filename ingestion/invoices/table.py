@@ -122,6 +122,13 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                  "amount either way); check which is the quantity and which the code"))
         columns, edges = merge_text(columns, edges, texts)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
+        codes = [c for c in columns if c.role == "code"]
+        for col in codes[1:]:  # "Item code" and "HSN code": the first is taken, and which is the products' said
+            col.role = None
+        if len(codes) > 1:
+            table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",
+                                 f"{len(codes)} columns are headed as a code ({', '.join(repr(_texts(c.heading)) for c in codes)}); "
+                                 "the first was taken: check which column is the products' code"))
         rivals = code_rivals(columns, texts)
         if rivals:
             table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",

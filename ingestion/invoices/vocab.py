@@ -117,8 +117,8 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
             if any(k in breaks for k in range(i + 1, i + n)):
                 continue
             role = table.get(tuple(keys[i:i + n]))
-            if table is LABELS:  # a totals label made of known words ("Total before VAT")
-                composed = _composed(keys[i:], breaks, i)
+            if table is LABELS:  # a totals or party label made of known words ("Total before VAT", "Buyer ref.")
+                composed = _composed(keys[i:], breaks, i) or _party(keys[i:], breaks, i)
                 if composed is not None and composed[1] >= n:
                     role, n = composed
             if role:
@@ -172,6 +172,23 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
         return "total", len(words)
     if taxed and not before and not after and bag & _SUMS:
         return "tax", len(words)
+    return None
+
+
+_PARTIES = {"customer", "cust", "client", "buyer", "buyer's", "consignee", "consignee's", "importer", "importer's",
+            "purchaser", "member", "debtor", "payer", "customer's", "client's"}
+_IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num"}
+
+
+def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | None:
+    """A customer's number read from the words of its label: a word naming the buyer and one naming an identifier
+    (``Buyer identifier``, ``Consignee code``, ``Importer ref.``, ``Member no.``).
+
+    >>> [_party(k.split(), set(), 0) for k in ("consignee code", "buyer's ref", "buyer name", "order no")]
+    [('customer_id', 2), ('customer_id', 2), None, None]
+    """
+    if len(keys) >= 2 and offset + 1 not in breaks and keys[0] in _PARTIES and keys[1] in _IDS:
+        return "customer_id", 2
     return None
 
 

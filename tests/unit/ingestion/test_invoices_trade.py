@@ -85,3 +85,47 @@ def test_a_country_label_read_on_into_its_value_gives_the_country_and_the_goods_
     reading = read_invoice(_pdf(header), "x.pdf")
     assert reading.fields.country == "India"  # a country no record holds is a country all the same
     assert not reading.needs_review, _failed(reading)
+
+
+def _commercial(positions: str) -> bytes:
+    """A commercial invoice whose headings are printed over two lines (``Value`` over ``of Goods``), with a line
+    number column counting ``positions`` ("0001" style or in tens) and a tariff code beside the products' code."""
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    height = A4[1]
+
+    def text(x, y, s, right=False):
+        c.setFont("Helvetica", 9)
+        (c.drawRightString if right else c.drawString)(x, height - y, s)
+
+    for x, y, s in HEADER + [(300, 60, "Country of final destination: United Kingdom")]:
+        text(x, y, s)
+    heads = [(40, "S.", "No.", False), (80, "Stock", "Item Code", False), (140, "Description", "of Goods", False),
+             (330, "HSN", "Code", False), (430, "Billed", "Quantity", True), (490, "Value", "per Unit", True),
+             (555, "Value", "of Goods", True)]
+    for x, up, low, right in heads:
+        text(x, 240, up, right), text(x, 252.6, low, right)
+    y = 252.6
+    for n, (code, desc, qty, price, amount) in enumerate(ITEMS, 1):
+        y += 16
+        number = f"{n:04d}" if positions == "zeros" else str(10 * n)
+        for x, s, right in ((40, number, False), (80, code, False), (140, desc, False), (330, "9505 90 10", False),
+                            (430, qty, True), (490, price.replace(",", "."), True),
+                            (555, amount.replace(",", "."), True)):
+            text(x, y, s, right)
+    for k, (label, amount) in enumerate((("Subtotal", "59.55"), ("VAT 20%", "11.91"), ("Total", "71.46"))):
+        text(420, y + 30 + 14 * k, label), text(555, y + 30 + 14 * k, amount, right=True)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_headings_over_two_lines_are_read_by_their_head_words_and_a_line_counter_is_no_code():
+    for positions in ("zeros", "tens"):
+        reading = read_invoice(_commercial(positions), "x.pdf")
+        assert [(ln.code, ln.description, ln.quantity, ln.unit_price, ln.amount) for ln in reading.lines] == [
+            (code, desc, Decimal(qty), Decimal(price.replace(",", ".")), Decimal(amount.replace(",", ".")))
+            for code, desc, qty, price, amount in ITEMS], positions
+        assert reading.fields.country == "United Kingdom"
+        # Two columns are headed as a code: the first is taken, and the reviewer is told to check which it is.
+        assert _failed(reading) == {"columns of page 1: code told apart"}
