@@ -22,10 +22,11 @@ Per layout family and form (PDF with a text layer / scan):
 - **s/invoice**: the service's wall-clock seconds per file, ``--workers`` files at a time.
 
 Documents that are not invoices (family ``none``) count as right when read as not an invoice. The held-aside families
-(``held``, ``held-b``, ``held-c`` and ``held-d``, each its own group) are summed only: their files' readings are never
-written out (``--out`` writes per-file readings of the developed families alone, for looking into), so they stay tests
-of layouts the reader was not tuned on; ``held-d``, the newest, is the one whose figures no change was made after
-(the README says what was seen of the others).
+(``held``, ``held-b``, ``held-c``, ``held-d`` and ``held-e``, each its own group) are summed only: their files'
+readings are never written out (``--out`` writes per-file readings of the developed families alone, for looking
+into), so they stay tests of layouts the reader was not tuned on; ``held-e``, the newest, is the one whose figures no
+change was made after; ``held-d`` was opened (looked into, and the reader changed for what it showed) once ``held-e``
+stood in for it (the README says what was seen of each).
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ __all__ = ["Score", "Tally", "lines_right", "main", "score"]
 LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (b)", "held-c": "held aside (c)",
-          "held-d": "held aside (fresh)", "none": "not invoices"}
-HELD = ("held", "held-b", "held-c", "held-d")  # the held-aside families: their readings are never written out
+          "held-d": "held aside (d), opened", "held-e": "held aside (fresh)", "none": "not invoices"}
+HELD = ("held", "held-b", "held-c", "held-d", "held-e")  # the held-aside families: their readings are never written out
 
 
 def _line(line: dict) -> tuple:
