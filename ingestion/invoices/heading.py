@@ -132,12 +132,19 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
         return None
     cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
     for w in sorted(words, key=lambda w: w.x0):
-        if cells and w.x0 < max(v.x1 for v in cells[-1]) + (0.5 * w.height if w in lower and any(
-                v in lower for v in cells[-1]) else 0):  # a lower heading's words a space apart: one cell
+        if cells and w.x0 < max(v.x1 for v in cells[-1]) + (0.5 * w.height if w in lower and _linked(
+                w, cells[-1], lower) else 0):
             cells[-1].append(w)
         else:
             cells.append([w])
     return [w for cell in cells for w in sorted(cell, key=lambda w: (w not in upper, w.x0))]
+
+
+def _linked(w: Word, cell: list[Word], lower: list[Word]) -> bool:
+    """Whether ``w``, a space after ``cell`` on the lower row, goes on its heading: it is "of" or "per", or follows
+    one (``Description`` ``of`` ``Goods``); other words a space apart may be two narrow columns (``Nos`` ``SKU``)."""
+    last = max((v for v in cell if v in lower), key=lambda v: v.x1, default=None)
+    return last is not None and (norm(w.text) in ("of", "per") or norm(last.text) in ("of", "per"))
 
 
 def _cell_matches(words: list[Word]) -> list[Match]:
@@ -156,8 +163,10 @@ def _cell_matches(words: list[Word]) -> list[Match]:
     out, start = [], 0
     while start < len(words):
         end = start + 1
-        while end < len(words) and words[end].x0 < max(w.x1 for w in words[start:end]) + 0.5 * words[end].height:
-            end += 1
+        while end < len(words) and words[end].x0 < max(w.x1 for w in words[start:end]) + (
+                0.5 * words[end].height if {norm(words[end].text), norm(words[end - 1].text)} & {"of", "per"} or
+                not match_words(words[end:end + 1], HEADINGS) else 0):
+            end += 1  # a space apart: one heading, unless the word is a heading of its own ("Nos" "SKU")
         cell = words[start:end]
         of = next((k for k, w in enumerate(cell) if norm(w.text) in ("of", "per")), len(cell))
         found = match_words(cell, HEADINGS, after=True, keep=True)  # "Billed Quantity": the head word names it

@@ -176,19 +176,34 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
 
 
 _PARTIES = {"customer", "cust", "client", "buyer", "buyer's", "consignee", "consignee's", "importer", "importer's",
-            "purchaser", "member", "debtor", "payer", "customer's", "client's"}
+            "purchaser", "member", "debtor", "payer", "customer's", "client's", "party"}
 _IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num"}
+_DOCUMENTS = {"invoice", "inv", "bill", "document", "doc", "receipt"}
+_KINDS = {"export", "tax", "commercial", "proforma", "final", "original", "sales", "customs", "vat"}
+_DATES = {"date", "dt", "dated"}
 
 
 def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | None:
-    """A customer's number read from the words of its label: a word naming the buyer and one naming an identifier
-    (``Buyer identifier``, ``Consignee code``, ``Importer ref.``, ``Member no.``).
+    """A customer's number, or the invoice's number or date, read from the words of its label: a word naming the
+    buyer and one naming an identifier (``Buyer identifier``, ``Consignee code``, ``Importer ref.``, ``Member no.``),
+    or a word naming the document, after words of its kind, and one naming a number or a date (``Export Inv. No.``,
+    ``Inv. Dt.``, ``Tax invoice date``).
 
     >>> [_party(k.split(), set(), 0) for k in ("consignee code", "buyer's ref", "buyer name", "order no")]
     [('customer_id', 2), ('customer_id', 2), None, None]
+    >>> [_party(k.split(), set(), 0) for k in ("inv dt", "export inv no", "tax invoice date", "tax rate")]
+    [('invoice_date', 2), ('invoice_number', 3), ('invoice_date', 3), None]
     """
     if len(keys) >= 2 and offset + 1 not in breaks and keys[0] in _PARTIES and keys[1] in _IDS:
         return "customer_id", 2
+    k = 0
+    while k < min(len(keys), 2) and keys[k] in _KINDS and offset + k + 1 not in breaks:
+        k += 1
+    if k + 1 < len(keys) and offset + k + 1 not in breaks and keys[k] in _DOCUMENTS:
+        if keys[k + 1] in _DATES:
+            return "invoice_date", k + 2
+        if keys[k + 1] in _IDS - {"account", "acct", "code"}:
+            return "invoice_number", k + 2
     return None
 
 
