@@ -92,7 +92,8 @@ def split_run(row: list[Word], edges: list[float]) -> tuple[Word, Word] | None:
 
 
 def _letters(text: str) -> bool:
-    return bool(re.fullmatch(r"[^\W\d_]+(?:[-'/.][^\W\d_]+)*[.,]?", text))
+    """A word of letters, or of letters and then digits (``SET/5``, ``C2``), as a description holds; not a number."""
+    return bool(re.fullmatch(r"[^\W\d_]+(?:[-'/.][^\W\d_]+)*[.,]?|[^\W\d_]+[/.\-]?\d+", text))
 
 
 def text_limit(rows: list[list[Word]], edges: list[float], k: int | None) -> float | None:

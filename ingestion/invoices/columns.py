@@ -293,6 +293,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     kinds = []
     for k, col in enumerate(columns):
         kinds.append(_column_kind(rows, k))
+        if col.role in _NUMBER_ROLES + ("code",) and rows and not any(k < len(r) and r[k] for r in rows):
+            col.role = None  # a heading over no value ("Item" of "Item price"): the other columns' content tells
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]):
@@ -378,7 +380,11 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     if k is None or match_words(columns[k].heading, HEADINGS):
         return []
     return [j for j, c in enumerate(columns) if c.role is None and _distinct(rows, j) and _digits(rows, j) and
-            _column_kind(rows, j) in ("code", "int")]
+            _column_kind(rows, j) in ("code", "int") and not {norm(w.text) for w in c.heading} & _OTHER_CODES]
+
+
+_OTHER_CODES = {"vat", "tax", "hs", "hsn", "tariff", "commodity", "customs", "gst", "sac"}
+"""Words of a heading naming the code of something other than the product (``VAT Code``, ``HS code``)."""
 
 
 def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:

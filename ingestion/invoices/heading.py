@@ -234,7 +234,7 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
 _SAME = {"excl", "ex", "excluding", "before", "net", "exc"}  # words keeping what "Amount excl. VAT" names
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
 _CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
-_NAMES = {"code", "no", "nr", "number", "ref", "reference", "", "id", "sku"}  # words naming a code ("#" stripped)
+_JOINS = {"/", "&", "+", "and", "or"}  # a word joining two names of one column ("Product / Service")
 
 
 def _glued(columns: list[Column]) -> list[Column]:
@@ -244,8 +244,9 @@ def _glued(columns: list[Column]) -> list[Column]:
     column's content then tells what it holds). Of an unknown group after a known heading, only its first words
     of that kind are glued to it (OCR may group ``(EUR) No.`` of two columns); other unknown words stay a heading
     of their own ("Pos." beside "Item", however close OCR reads them). OCR's one-letter slips in such a word
-    (``Exel.``) are read as the word. A description's heading followed a space apart by a word naming a code
-    names the code (``Article code``, ``Product ref``: the code of the article).
+    (``Exel.``) are read as the word. In a text layer, a one-word heading a word space before another known one
+    makes one heading with it, named by its head word, the last, as English compounds are (``Article code`` the
+    code, ``Item price`` the price), and words joined by a slash or "and" are one heading (``Product / Service``).
 
     >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
     ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
@@ -265,9 +266,12 @@ def _glued(columns: list[Column]) -> list[Column]:
         prev = out[-1] if out else None
         apart = prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(
             col.heading[0].height, 4.0)
-        if not apart and prev.role == "description" and col.role == "code" and \
-                norm(col.heading[0].text).strip("#") in _NAMES:  # "Article code": the code of the article
-            out[-1] = Column("code", prev.x0, col.x1, prev.heading + col.heading)
+        spaced = not apart and not col.heading[0].ocr  # a word space of a text layer (OCR's gaps are estimates)
+        if spaced and prev.role and col.role and prev.role != col.role and len(prev.heading) == 1:  # "Item price":
+            out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)  # the head word names it
+            continue
+        if spaced and prev.role and norm(col.heading[0].text) in _JOINS | {col.heading[0].text}:  # "Product / Service"
+            out[-1] = Column(prev.role, prev.x0, col.x1, prev.heading + col.heading)
             continue
         if apart or (prev.role and col.role and prev.role != col.role):
             out.append(col)

@@ -44,7 +44,7 @@ COUNTRIES = _countries()
 (True, False)
 """
 _CUSTOMER = re.compile(r"\d{4,8}")
-_WORDS = re.compile(r"[A-Za-z][A-Za-z.\-]*:?")
+_WORDS = re.compile(r"[A-Za-z][A-Za-z./\-]*#?:?|#:?")  # a label's words ("A/C No.", "Acct #")
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
 
 
@@ -219,7 +219,7 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     it, and is not alone). A number one space after a word (no colon between) may be part of a line of words, as
     a postcode in an address is: it is not taken, and when it is all there is, a doubt says so; a number whose label holds a word of :data:`OTHER_WORDS` is not
     the customer's."""
-    found, glued, named = [], [], {}
+    found, glued, odd, named = [], [], [], {}
     for r, row in enumerate(rows):
         for i, w in enumerate(row):
             if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes, hidden):
@@ -240,6 +240,8 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
             if labelled:
                 found.append(w)
                 named[id(w)] = _customer_word(_label(w, row, rows[r - 1] if r else []))
+            elif _customer_word(_label(w, row, rows[r - 1] if r else [])):
+                odd.append(w)  # under or after a customer's label of signs this reader does not read
     if len(found) == 1:
         fields.customer_id, boxes["customer_id"] = found[0].text, span(found)
         if not named[id(found[0])]:
@@ -251,9 +253,10 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         doubts.append(("customer ID told apart", f"no known label names the customer, and {len(found)} numbers "
                                                  "standing alone under or after a label could be its number; none "
                                                  "was taken: check the page"))
-    elif glued:
-        doubts.append(("customer ID told apart", f"no label names the customer; {glued[0].text!r} follows a word "
-                                                 "one space before it, as in an address line or an unknown label; "
+    elif glued or odd:
+        how = "follows a word one space before it, as in an address line or an unknown label" if glued else \
+            "stands under or after a label of signs this reader does not read"
+        doubts.append(("customer ID told apart", f"no label names the customer; {(glued or odd)[0].text!r} {how}; "
                                                  "none was taken: check the page"))
 
 

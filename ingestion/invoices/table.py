@@ -66,6 +66,9 @@ def _stop(row: list[Word], below: list[Word] | None = None) -> bool:
         return False  # a row naming other fields too is no totals row
     amounts = [w for w in below or [] if _DECIMAL.search(w.text)]
     spans = [(row[m.start].x0 - row[m.start].height, row[m.end - 1].x1 + row[m.start].height) for m in found]
+    if len(amounts) == len(found) > 1:  # one amount each, in order, from its label on to the next one's end
+        spans = [(a, spans[k + 1][1] if k + 1 < len(spans) else float("inf")) for k, (a, _) in enumerate(spans)]
+        return all(w.x1 > a and w.x0 < b for w, (a, b) in zip(amounts, spans))
     return bool(amounts) and all(any(w.x1 > a and w.x0 < b for a, b in spans) for w in amounts)
 
 
@@ -151,13 +154,18 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         limit = text_limit(measured or body, edges, next((k for k, c in enumerate(columns) if c.role == (
             shared or "description")), None))
         tail: list[Word] = []
-        for row in body:
+        spacing = _spacing(body, measured)
+        for r, row in enumerate(body):
             cells = _cells(row, edges, columns)
             cells = unjoin(cells, shared, _has_numbers(cells))
             if _totals_row(row, cells, table.roles):
                 break  # a totals row whose label the vocabulary does not know: the header reads it
             table.used.add(row_key(row))
             if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
+                if not two_row and table.lines and _sentence(row, edges, columns):
+                    break  # words across the columns (payment terms, a note): the table has ended
+                if not two_row and r and spacing is not None and _top(row) - _bottom(body[r - 1]) > spacing:
+                    continue  # further below than the lines are apart: a heading of what follows, no wrap
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
                     pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
@@ -183,6 +191,43 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
                            _running_sum(r, table.lines)}
     return table
+
+
+def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> bool:
+    """Whether a row with no numbers runs out of the text columns: words under a column of numbers or of no value,
+    or one run of words a space apart read into two columns. A wrapped description stays in its column; such a row
+    is a note or the payment terms under the last line ("Please pay by bank transfer to ...").
+
+    >>> cols = [Column("code", 0, 40, []), Column("description", 50, 150, []), Column("amount", 200, 240, [])]
+    >>> _sentence([Word("HOLDER", 50, 0, 90, 9, 1)], [45.0, 180.0], cols)
+    False
+    >>> _sentence([Word("Please", 50, 0, 80, 9, 1), Word("transfer", 190, 0, 230, 9, 1)], [45.0, 180.0], cols)
+    True
+    """
+    texts = ("description", "code")
+    return split_run(row, edges) is not None or any(
+        columns[sum(1 for e in edges if w.cx >= e)].role not in texts and re.search(r"[^\W\d_]{2}", w.text)
+        for w in _cut(row, edges))
+
+
+def _top(row: list[Word]) -> float:
+    return min(w.y0 for w in row)
+
+
+def _bottom(row: list[Word]) -> float:
+    return max(w.y1 for w in row)
+
+
+def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
+    """How far below the row above a wrapped description may start: twice the usual gap between two item rows one
+    after the other, and at least half a height more (``None`` without two such pairs). A wrap follows its line as
+    closely as lines follow each other or closer; a row further down ("Document totals") begins something else."""
+    ids = {id(r) for r in items}
+    gaps = sorted(_top(b) - _bottom(a) for a, b in zip(body, body[1:]) if id(a) in ids and id(b) in ids)
+    if len(gaps) < 2:
+        return None
+    usual = max(gaps[len(gaps) // 2], 0.0)
+    return max(2 * usual, usual + 0.5 * max(w.height for r in items for w in r))
 
 
 def _items_part(body: list[list[Word]]) -> list[list[Word]]:

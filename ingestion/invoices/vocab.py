@@ -51,7 +51,7 @@ LABELS = _phrases({
     "customer_id": ("Customer", "Account", "Client ID", "Customer no.", "Account no.", "Customer ID",
                     "Customer number", "Account number", "Client", "Client no.", "Customer #", "Account #",
                     "Customer code", "Client number", "Customer account", "Debtor no.", "Sold-to customer no.",
-                    "Bill-to customer no."),
+                    "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C"),
     "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
                 "Ship-to country", "Destination", "Country/Region", "Ship-to country/region"),
     "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
