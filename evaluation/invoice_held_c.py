@@ -1,7 +1,8 @@
-"""HELD-ASIDE FAMILY "held-c": a third held-aside family, written apart from the reader; not to be read while
-developing it (nor its words in :mod:`evaluation.invoice_held_c_words`, its drawing in
-:mod:`evaluation.invoice_held_c_draw` and :mod:`evaluation.invoice_held_c_parts`, its generated files or its per-file
-scores).
+"""HELD-ASIDE FAMILY "held-c": a third held-aside family, written apart from the reader. Opened on 2026-12-05: its
+wrong and unflagged PDF readings were looked into and the reader changed for what they showed, once ``held-e`` stood
+in as the fresh held-aside family. This module is still not read while developing the reader (nor its words in
+:mod:`evaluation.invoice_held_c_words`, its drawing in :mod:`evaluation.invoice_held_c_draw` and
+:mod:`evaluation.invoice_held_c_parts`).
 
 :func:`held_c_layout` draws a :class:`HeldCLayout` (a :class:`evaluation.invoice_layouts.Layout` with the family's
 own number, money, date and label rules) from a seed, choosing among the wordings and conventions of

@@ -12,7 +12,7 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["across", "joined", "text_limit", "unjoin", "wraps"]
+__all__ = ["across", "joined", "text_limit", "unjoin", "unsure_code", "wraps"]
 
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
 
@@ -21,7 +21,8 @@ def joined(cells: list[dict[str, list[Word]]]) -> str | None:
     """Which column holds both the code and the description, from the item rows' cells: ``"code"`` when there is
     no description column and the code cells hold several words on most rows ("Item": ``22632 HAND WARMER``),
     ``"description"`` when there is no code column and every description starts with a code of three characters
-    or more with a digit in it (``22632 HAND WARMER``, ``85123A - HEART``); else ``None``. A description that
+    or more with a digit in it (``22632 HAND WARMER``, ``85123A - HEART``), or two in three of three rows or more (a
+    code such as ``POST`` has none; :func:`unsure_code` says which rows to check); else ``None``. A description that
     starts with a count ("3 TRADITIONAL ...") has too few characters, and one such row is not every row.
 
     >>> def cell(*texts): return [Word(t, 10 * k, 0, 10 * k + 8, 9, 1) for k, t in enumerate(texts)]
@@ -35,10 +36,26 @@ def joined(cells: list[dict[str, list[Word]]]) -> str | None:
     if all(not c.get("description") for c in rows) and \
             sum(1 for c in rows if len(c.get("code", [])) > 1) > len(rows) / 2:
         return "code"
-    if all(not c.get("code") for c in rows) and all(c.get("description") and len(c["description"]) > 1 and
-                                                       _CODE.match(c["description"][0].text) for c in rows):
-        return "description"
+    coded = sum(1 for c in rows if c.get("description") and len(c["description"]) > 1 and
+                _CODE.match(c["description"][0].text))
+    if all(not c.get("code") for c in rows) and (coded == len(rows) or (len(rows) >= 3 and 3 * coded >= 2 * len(rows))):
+        return "description"  # every row, or two in three of three or more (a code "POST" has no digit)
     return None
+
+
+def unsure_code(cells: dict[str, list[Word]], column: str | None) -> str | None:
+    """The first word of an item row's ``column`` holding both code and description, when it is not shaped as a code
+    (no digit, or under three characters): taking it for the code is a guess a reviewer must see. Without such a
+    column, the first word of a description shaped as a code on a line with no code: the code may be in it.
+
+    >>> unsure_code({"description": [Word("POST", 0, 0, 20, 9, 1), Word("POSTAGE", 24, 0, 60, 9, 1)]}, "description")
+    'POST'
+    """
+    if column is None:  # no column holds both: a description starting with a code while no code was read
+        words = cells.get("description", [])
+        return words[0].text if len(words) > 1 and not cells.get("code") and _CODE.match(words[0].text) else None
+    words = cells.get(column, [])
+    return words[0].text if words and not _CODE.match(words[0].text) else None
 
 
 def unjoin(cells: dict[str, list[Word]], column: str | None, item: bool) -> dict[str, list[Word]]:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import across, joined, split_run, text_limit, unjoin, wraps
+from ingestion.invoices.cells import across, joined, split_run, text_limit, unjoin, unsure_code, wraps
 from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown,
                                          wording)
 from ingestion.invoices.heading import RULE, find_heading, item_row
@@ -157,6 +157,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         spacing = _spacing(body, measured)
         for r, row in enumerate(body):
             cells = _cells(row, edges, columns)
+            guess = unsure_code(cells, shared) if _has_numbers(cells) else None
             cells = unjoin(cells, shared, _has_numbers(cells))
             if _totals_row(row, cells, table.roles):
                 break  # a totals row whose label the vocabulary does not know: the header reads it
@@ -185,12 +186,40 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                     f"{run[0].text!r} and {run[1].text!r} (page {row[0].page}), a space apart, were read into two columns"
                 table.doubts.append((f"line {len(table.lines) + 1}: column edge told apart",
                                      f"{what}, so the columns may be misread: check the line's values"))
+            n = len(table.lines) + 1
+            if pending and not two_row:
+                table.doubts.append((f"line {n}: description joined", f"words printed above line {n} (page "
+                                     f"{row[0].page}), under the headings, were read as the start of its "
+                                     "description: they may be a heading of a group of lines or a note; check it"))
+            if guess:
+                table.doubts.append((f"line {n}: code told apart", (
+                    f"one column holds the codes and descriptions; {guess!r}, the first word of line {n} (page "
+                    f"{row[0].page}), is not shaped as a code but was taken for it" if shared else
+                    f"no code was read on line {n} (page {row[0].page}), and its description begins with {guess!r}, "
+                    "shaped as a code") + ": check the line's code and description"))
+            code = cells.get("code", [])
+            first = (cells.get("description") or [None])[0]  # a word space after the code: one run of words
+            if first is not None and code and first.x0 - code[-1].x1 < 0.6 * first.height and (
+                    _code_like(first.text) or (not any(ch.isdigit() for w in code for ch in w.text) and
+                                               any(ch.isdigit() for ch in first.text))):
+                table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
+                                     f"{row[0].page}) begins with {first.text!r}, which may be part of the code "
+                                     f"{_texts(code)!r}: check the line's code and description"))
             _add(table, cells, pending, row[0].page)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
                            _running_sum(r, table.lines)}
     return table
+
+
+def _code_like(text: str) -> bool:
+    """A word shaped as a product code: three characters or more of letters and digits, half of them digits or more.
+
+    >>> [_code_like(t) for t in ("22632", "85123A", "A01", "SET/5", "12", "50'S", "DCGS0058")]
+    [True, True, True, False, False, False, True]
+    """
+    return len(text) >= 3 and text.isalnum() and 2 * sum(ch.isdigit() for ch in text) >= len(text)
 
 
 def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> bool:

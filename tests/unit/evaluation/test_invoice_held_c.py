@@ -40,7 +40,7 @@ def test_the_family_is_held_aside_and_reported_as_its_own_group():
     assert FAMILY not in evaluation.invoice_layouts.FAMILIES  # the family is only in evaluation.invoice_families
     with pytest.raises(ValueError, match="evaluation.invoice_families"):
         evaluation.invoice_layouts.layout(0, FAMILY)
-    assert GROUPS[FAMILY] == "held aside (c)" and FAMILY in HELD
+    assert GROUPS[FAMILY] == "held aside (c), opened" and FAMILY in HELD
     assert layout(0, FAMILY).style in OWN_PAGES
 
 

@@ -1,7 +1,9 @@
 """Where the line-item table ends and what its headings name, read from real PDFs (ReportLab): payment terms and a
 totals box's title under the last line are no part of its description, two headings a space apart are one named by
 its last word ("Item price"), a heading over no value gives up its role to the column whose content has it, the
-words of "Product / Service" are one heading, and a customer label of signs ("A/C No.") still names the customer."""
+words of "Product / Service" are one heading, and a customer label of signs ("A/C No.") still names the customer;
+where the reader cannot tell, it says so: words above a page's first line read into its description, a code column
+that holds descriptions' words, a description starting with what may be the line's code."""
 
 from __future__ import annotations
 
@@ -20,10 +22,10 @@ HEADER = [(40, 60, "Invoice no: 536582"), (40, 74, "Invoice date: 01/12/2010 (dd
           (40, 88, "Customer no: 12947"), (40, 102, "Country: United Kingdom"), (40, 116, "Currency: GBP")]
 
 
-def _pdf(headings, cells, items=ITEMS, header=HEADER, after=(), totals="beside") -> bytes:
+def _pdf(headings, cells, items=ITEMS, header=HEADER, after=(), totals="beside", lead=0) -> bytes:
     """An invoice: ``header`` (x, y from the top, text); ``headings`` (x, text, right-aligned) over the items, each
     item's values put in the columns by ``cells`` (item -> the texts in heading order); ``after`` (x, y below the
-    last line, text); then the totals, each label beside its amount or (``"over"``) a row of labels over the amounts."""
+    last line, text), ``lead`` points more under the headings; then the totals, each label beside its amount or (``"over"``) a row of labels over the amounts."""
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4)
 
@@ -36,6 +38,7 @@ def _pdf(headings, cells, items=ITEMS, header=HEADER, after=(), totals="beside")
     y = 250
     for x, s, right in headings:
         text(x, y, s, right)
+    y += lead  # room under the headings
     for item in items:
         y += 15
         for (x, _, right), s in zip(headings, cells(item)):
@@ -125,3 +128,25 @@ def test_a_customer_label_of_signs_stacked_over_its_number_names_the_customer():
     reading = read_invoice(_pdf(PLAIN, lambda i: i, header=header), "x.pdf")
     assert reading.fields.customer_id == "17017"
     assert not reading.needs_review, _failed(reading)
+
+
+def test_words_between_the_headings_and_the_first_line_are_read_into_it_and_flagged():
+    title = [(110, 265, "Christmas decorations")]  # a group's title under the headings
+    reading = read_invoice(_pdf(PLAIN, lambda i: i, header=HEADER + title, lead=15), "x.pdf")
+    assert reading.needs_review and "line 1: description joined" in _failed(reading)
+
+
+def test_codes_printed_in_the_description_column_are_read_apart_even_where_one_has_no_digit():
+    items = ITEMS + [("POST", "POSTAGE", "1", "18.00", "18.00")]
+    headings = [(40, "Description", False), (400, "Qty", True), (470, "Price", True), (550, "Amount", True)]
+    reading = read_invoice(_pdf(headings, lambda i: (f"{i[0]} {i[1]}", i[2], i[3], i[4]), items=items), "x.pdf")
+    assert _lines(reading) == _want(items)
+    assert _failed(reading) == {"line 4: code told apart"}  # POST has no digit: the split there is a guess
+
+
+def test_a_description_starting_with_a_code_on_a_line_with_no_code_is_flagged():
+    headings = [(40, "Description", False), (400, "Qty", True), (470, "Price", True), (550, "Amount", True)]
+    first = ITEMS[0][0]  # one line's code printed in its description, in a table printing no codes
+    reading = read_invoice(_pdf(headings, lambda i: ((i[0] + " ") * (i[0] == first) + i[1], *i[2:])), "x.pdf")
+    assert reading.lines[0].code is None and reading.lines[0].description.startswith(first + " ")
+    assert _failed(reading) == {"line 1: code told apart"}
