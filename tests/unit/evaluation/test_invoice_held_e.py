@@ -119,7 +119,7 @@ def test_the_family_is_held_aside_and_reported_as_its_own_group():
     assert FAMILY not in evaluation.invoice_layouts.FAMILIES
     with pytest.raises(ValueError, match="evaluation.invoice_families"):
         evaluation.invoice_layouts.layout(0, FAMILY)
-    assert GROUPS[FAMILY] == "held aside (fresh)" and FAMILY in HELD
+    assert GROUPS[FAMILY] == "held aside (e), counts seen" and FAMILY in HELD
     assert layout(0, FAMILY).style in OWN_PAGES
     for module in MODULES:
         assert "held-aside" in module.__doc__.splitlines()[0].lower() or "held-aside" in module.__doc__, module
