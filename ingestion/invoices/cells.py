@@ -12,7 +12,7 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["across", "joined", "text_limit", "unjoin", "unsure_code", "wraps"]
+__all__ = ["across", "code_in_description", "joined", "text_limit", "unjoin", "unsure_code", "wraps"]
 
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
 
@@ -56,6 +56,32 @@ def unsure_code(cells: dict[str, list[Word]], column: str | None) -> str | None:
         return words[0].text if len(words) > 1 and not cells.get("code") and _CODE.match(words[0].text) else None
     words = cells.get(column, [])
     return words[0].text if words and not _CODE.match(words[0].text) else None
+
+
+def code_in_description(cells: dict[str, list[Word]]) -> str | None:
+    """The first word of an item row's description when it may be part of the code a word space before it (one run
+    of words read into two columns): shaped as a code itself (:func:`_code_like`), or holding a digit where the
+    code holds none.
+
+    >>> row = {"code": [Word("ART", 0, 0, 20, 9, 1)], "description": [Word("22632", 23, 0, 50, 9, 1)]}
+    >>> code_in_description(row), code_in_description({**row, "code": [Word("ART", 0, 0, 10, 9, 1)]})
+    ('22632', None)
+    """
+    code, words = cells.get("code"), cells.get("description")
+    if not code or not words or words[0].x0 - code[-1].x1 >= 0.6 * words[0].height:
+        return None
+    first = words[0].text
+    digits = any(ch.isdigit() for w in code for ch in w.text)
+    return first if _code_like(first) or (not digits and any(ch.isdigit() for ch in first)) else None
+
+
+def _code_like(text: str) -> bool:
+    """A word shaped as a product code: three characters or more of letters and digits, half of them digits or more.
+
+    >>> [_code_like(t) for t in ("22632", "85123A", "A01", "SET/5", "12", "50'S", "DCGS0058")]
+    [True, True, True, False, False, False, True]
+    """
+    return len(text) >= 3 and text.isalnum() and 2 * sum(ch.isdigit() for ch in text) >= len(text)
 
 
 def unjoin(cells: dict[str, list[Word]], column: str | None, item: bool) -> dict[str, list[Word]]:

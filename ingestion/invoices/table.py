@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import across, joined, split_run, text_limit, unjoin, unsure_code, wraps
+from ingestion.invoices.cells import (across, code_in_description, joined, split_run, text_limit, unjoin,
+                                       unsure_code, wraps)
 from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown,
                                          wording)
 from ingestion.invoices.heading import RULE, find_heading, item_row
@@ -90,8 +91,7 @@ def _body(rows: list[list[Word]], start: int) -> list[list[Word]]:
 def _cells(row: list[Word], edges: list[float], columns: list[Column]) -> dict[str, list[Word]]:
     out: dict[str, list[Word]] = {}
     for w in _cut(row, edges):
-        k = sum(1 for e in edges if w.cx >= e)
-        role = columns[k].role
+        role = columns[_column(w, edges)].role
         if role:
             out.setdefault(role, []).append(w)
     return out
@@ -157,15 +157,16 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         spacing = _spacing(body, measured)
         for r, row in enumerate(body):
             cells = _cells(row, edges, columns)
-            guess = unsure_code(cells, shared) if _has_numbers(cells) else None
-            cells = unjoin(cells, shared, _has_numbers(cells))
+            item = _has_numbers(cells)  # the same after unjoin, which divides only the code and description
+            guess = unsure_code(cells, shared) if item else None
+            cells = unjoin(cells, shared, item)
             if _totals_row(row, cells, table.roles):
                 break  # a totals row whose label the vocabulary does not know: the header reads it
             table.used.add(row_key(row))
-            if not _has_numbers(cells) or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
+            if not item or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
                 if not two_row and table.lines and _sentence(row, edges, columns):
                     break  # words across the columns (payment terms, a note): the table has ended
-                if not two_row and r and spacing is not None and _top(row) - _bottom(body[r - 1]) > spacing:
+                if not two_row and r and spacing is not None and span(row).y0 - span(body[r - 1]).y1 > spacing:
                     continue  # further below than the lines are apart: a heading of what follows, no wrap
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
@@ -197,29 +198,17 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                     f"{row[0].page}), is not shaped as a code but was taken for it" if shared else
                     f"no code was read on line {n} (page {row[0].page}), and its description begins with {guess!r}, "
                     "shaped as a code") + ": check the line's code and description"))
-            code = cells.get("code", [])
-            first = (cells.get("description") or [None])[0]  # a word space after the code: one run of words
-            if first is not None and code and first.x0 - code[-1].x1 < 0.6 * first.height and (
-                    _code_like(first.text) or (not any(ch.isdigit() for w in code for ch in w.text) and
-                                               any(ch.isdigit() for ch in first.text))):
+            first = code_in_description(cells)
+            if first:
                 table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
-                                     f"{row[0].page}) begins with {first.text!r}, which may be part of the code "
-                                     f"{_texts(code)!r}: check the line's code and description"))
+                                     f"{row[0].page}) begins with {first!r}, which may be part of the code "
+                                     f"{_texts(cells['code'])!r}: check the line's code and description"))
             _add(table, cells, pending, row[0].page)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
                            _running_sum(r, table.lines)}
     return table
-
-
-def _code_like(text: str) -> bool:
-    """A word shaped as a product code: three characters or more of letters and digits, half of them digits or more.
-
-    >>> [_code_like(t) for t in ("22632", "85123A", "A01", "SET/5", "12", "50'S", "DCGS0058")]
-    [True, True, True, False, False, False, True]
-    """
-    return len(text) >= 3 and text.isalnum() and 2 * sum(ch.isdigit() for ch in text) >= len(text)
 
 
 def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> bool:
@@ -235,16 +224,8 @@ def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> boo
     """
     texts = ("description", "code")
     return split_run(row, edges) is not None or any(
-        columns[sum(1 for e in edges if w.cx >= e)].role not in texts and re.search(r"[^\W\d_]{2}", w.text)
+        columns[_column(w, edges)].role not in texts and re.search(r"[^\W\d_]{2}", w.text)
         for w in _cut(row, edges))
-
-
-def _top(row: list[Word]) -> float:
-    return min(w.y0 for w in row)
-
-
-def _bottom(row: list[Word]) -> float:
-    return max(w.y1 for w in row)
 
 
 def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
@@ -252,7 +233,7 @@ def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
     after the other, and at least half a height more (``None`` without two such pairs). A wrap follows its line as
     closely as lines follow each other or closer; a row further down ("Document totals") begins something else."""
     ids = {id(r) for r in items}
-    gaps = sorted(_top(b) - _bottom(a) for a, b in zip(body, body[1:]) if id(a) in ids and id(b) in ids)
+    gaps = sorted(span(b).y0 - span(a).y1 for a, b in zip(body, body[1:]) if id(a) in ids and id(b) in ids)
     if len(gaps) < 2:
         return None
     usual = max(gaps[len(gaps) // 2], 0.0)
@@ -323,6 +304,11 @@ def _has_numbers(cells: dict[str, list[Word]]) -> bool:
     return any(cells.get(k) and parse_money(_texts(cells[k])) for k in ("unit_price", "amount"))
 
 
+def _column(w: Word, edges: list[float]) -> int:
+    """The index of the column whose strip holds the centre of ``w``."""
+    return sum(1 for e in edges if w.cx >= e)
+
+
 def _cut(row: list[Word], edges: list[float]) -> list[Word]:
     """The row's words, those OCR read across a column edge cut at it."""
     for edge in edges:
@@ -333,7 +319,7 @@ def _cut(row: list[Word], edges: list[float]) -> list[Word]:
 def _split(row: list[Word], edges: list[float], n: int) -> list[list[Word]]:
     out: list[list[Word]] = [[] for _ in range(n)]
     for w in _cut(row, edges):
-        out[sum(1 for e in edges if w.cx >= e)].append(w)
+        out[_column(w, edges)].append(w)
     return out
 
 
