@@ -4,13 +4,14 @@ The dev families ``dev-a`` to ``dev-e`` and ``held`` are in :mod:`evaluation.inv
 systems' invoices) in :mod:`evaluation.invoice_dev_f`; ``held-b``, a second held-aside family, is
 in :mod:`evaluation.invoice_held_b`, ``held-c``, a third held-aside family, in :mod:`evaluation.invoice_held_c`,
 ``held-d``, a fourth held-aside family, written apart from the reader, in :mod:`evaluation.invoice_held_d`, and
-``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`; all four import
-:mod:`evaluation.invoice_layouts`. This module sits above them, so the layouts module needs no import of the
-held-b, held-c, held-d or held-e one. No held-aside family is to be looked at while developing the invoice
+``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`, and ``held-f`` and
+``held-g``, a sixth and seventh, each written apart from the reader and from each other, in
+:mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`; all import :mod:`evaluation.invoice_layouts`.
+This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is to be looked at while developing the invoice
 reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-5:]
-('held', 'held-b', 'held-c', 'held-d', 'held-e')
+>>> FAMILIES[-7:]
+('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -23,12 +24,14 @@ from evaluation.invoice_held_b import held_b_layout, held_b_vocabulary
 from evaluation.invoice_held_c import held_c_layout, held_c_vocabulary
 from evaluation.invoice_held_d import held_d_layout, held_d_vocabulary
 from evaluation.invoice_held_e import held_e_layout, held_e_vocabulary
+from evaluation.invoice_held_f import held_f_layout, held_f_vocabulary
+from evaluation.invoice_held_g import held_g_layout, held_g_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
-FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e")
+FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")
 
 
 def layout(seed: int, family: str) -> Layout:
@@ -43,6 +46,10 @@ def layout(seed: int, family: str) -> Layout:
         return held_d_layout(seed)
     if family == "held-e":
         return held_e_layout(seed)
+    if family == "held-f":
+        return held_f_layout(seed)
+    if family == "held-g":
+        return held_g_layout(seed)
     if family in invoice_layouts.FAMILIES:
         return invoice_layouts.layout(seed, family)
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
@@ -60,6 +67,10 @@ def vocabulary(family: str) -> set[str]:
         return held_d_vocabulary()
     if family == "held-e":
         return held_e_vocabulary()
+    if family == "held-f":
+        return held_f_vocabulary()
+    if family == "held-g":
+        return held_g_vocabulary()
     if family in invoice_layouts.FAMILIES:
         return invoice_layouts.vocabulary(family)
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")

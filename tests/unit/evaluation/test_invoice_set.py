@@ -51,8 +51,9 @@ def test_doctests():
 
 
 def test_every_family_is_in_invoice_families_and_an_unknown_one_is_refused():
-    assert set(FAMILIES) == {*evaluation.invoice_layouts.FAMILIES, "dev-f", "held-b", "held-c", "held-d", "held-e"}
-    assert FAMILIES[-5:] == ("held", "held-b", "held-c", "held-d", "held-e")
+    assert set(FAMILIES) == {*evaluation.invoice_layouts.FAMILIES, "dev-f", "held-b", "held-c", "held-d", "held-e",
+                             "held-f", "held-g"}
+    assert FAMILIES[-7:] == ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")
     assert set(DEV_FAMILIES) | {"held"} <= set(FAMILIES)
     for family in evaluation.invoice_layouts.FAMILIES:
         assert layout(3, family) == evaluation.invoice_layouts.layout(3, family)
@@ -101,10 +102,12 @@ def test_amounts_are_quantity_times_unit_price_and_the_totals_add_up(family):
             assert fields.tax is None and fields.total == fields.subtotal
         else:
             assert lay.tax_rate in (Decimal("0.19"), Decimal("0.20"), Decimal("0.21")) or (  # rates charged in Europe
-                family == "held-e" and Decimal("0.05") < lay.tax_rate < Decimal("0.25"))  # or its sellers' of 2010
+                family in ("held-e", "held-g") and Decimal("0.05") < lay.tax_rate < Decimal("0.25"))  # or elsewhere
             assert fields.tax == (fields.subtotal * lay.tax_rate).quantize(Decimal("0.01"), ROUND_HALF_UP)
             assert fields.total == fields.subtotal + fields.tax
-        assert fields.currency in ("GBP", "EUR", "USD") and fields.customer_id == inv.customer
+        assert fields.currency in ("GBP", "EUR", "USD") or (  # the developed layouts' currencies
+            family.startswith("held") and len(fields.currency) == 3 and fields.currency.isupper())  # or an ISO code
+        assert fields.customer_id == inv.customer
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -134,7 +137,9 @@ def test_a_long_invoice_runs_over_pages_with_the_headings_repeated(family):
             if n in with_items:
                 assert all(c.heading in text or (lay.extra.get("stacked") and all(
                     part in text for part in c.heading.split(" ", 1))) or (lay.extra.get("wrapped") and all(
-                        word in text for word in c.heading.split())) for c in lay.columns), (family, seed, n)
+                        word in text for word in c.heading.split())) or (family.startswith("held") and all(
+                            word.casefold() in text.casefold() for word in c.heading.split()))  # in another case
+                    for c in lay.columns), (family, seed, n)
             if n > 1:
                 assert inv.number in text  # the running header names the invoice
         assert [line.page for line in reading.lines] == sorted(line.page for line in reading.lines)
