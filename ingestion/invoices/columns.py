@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity
-from ingestion.invoices.vocab import HEADINGS, UNITS, match_words, norm
+from ingestion.invoices.vocab import HEADINGS, IDS, UNITS, match_words, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "merge_text", "split_unknown", "wording"]
@@ -65,6 +65,9 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
         runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
         a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
+        low = min(cover[a - lo:b - lo])  # within a strip reaching over words beside an empty one, the empty part
+        a, b = max(_runs([x for x in range(a, b) if cover[x - lo] == low]),
+                   key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
         edge = (a + b) / 2
         if ocr and sum(1 for row in rows if any(left.x0 - 2 <= w.cx < edge for w in row)) < len(rows) / 3 and \
                 sum(1 for row in rows if any(edge <= w.cx <= left.x1 + w.height for w in row)) >= len(rows) / 2:
@@ -297,8 +300,9 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             col.role = None  # a heading over no value ("Item" of "Item price"): the other columns' content tells
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
-        if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]):
-            col.role = None  # "Item" over words: part of "Item Name", a description, not the products' codes
+        if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not (
+                {norm(w.text) for w in col.heading} & (IDS | {"sku"})):
+            col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
         if col.role == "description" and kinds[k] in ("code", "int") and _digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
         if col.role == "code" and sum(1 for r in rows if k < len(r) and r[k]) > 1 and _counts(rows, k, first):
@@ -346,8 +350,8 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     # A code differs line to line, a unit not; and a code holds a digit ("22632"), a unit ("PCS", "PK") not.
     for k in sorted(unknown, key=lambda k: (not _distinct(rows, k), not _digits(rows, k))):
         role = {"int": "quantity" if "quantity" not in have else "code", "code": "code"}.get(kinds[k] or "")
-        if role == "code" and not _distinct(rows, k):
-            continue  # "EA", "PCS", "20" on every line: a unit or a rate, not the products' codes
+        if role == "code" and (not _distinct(rows, k) or _units(rows, k)):
+            continue  # "EA", "PCS", "20" on every line, or units alone: a unit or a rate, not the products' codes
         if role and role not in have:
             columns[k].role = role
             have.add(role)
@@ -412,6 +416,12 @@ def _distinct(rows: list[list[str]], k: int) -> bool:
     """
     cells = [r[k] for r in rows if k < len(r) and r[k]]
     return len(cells) < 3 or len(set(cells)) > len(cells) / 2
+
+
+def _units(rows: list[list[str]], k: int) -> bool:
+    """Whether column ``k``'s cells are all units of measure, as no codes are: ``[["PCS"], ["BOX"]]`` yes."""
+    cells = [norm(r[k]) for r in rows if k < len(r) and r[k]]
+    return bool(cells) and all(c in UNITS for c in cells)
 
 
 def _digits(rows: list[list[str]], k: int) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HEADINGS", "LABELS", "OTHER", "UNITS", "Match", "field_words", "match", "match_words", "norm"]
+__all__ = ["HEADINGS", "IDS", "LABELS", "OTHER", "UNITS", "Match", "field_words", "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -177,7 +177,8 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
 
 _PARTIES = {"customer", "cust", "client", "buyer", "buyer's", "consignee", "consignee's", "importer", "importer's",
             "purchaser", "member", "debtor", "payer", "customer's", "client's", "party"}
-_IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num"}
+IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num"}
+"""Words naming an identifier (``No.`` of ``Item No.``, ``code`` of ``Customer code``; lower case, no full stop)."""
 _DOCUMENTS = {"invoice", "inv", "bill", "document", "doc", "receipt"}
 _KINDS = {"export", "tax", "commercial", "proforma", "final", "original", "sales", "customs", "vat"}
 _DATES = {"date", "dt", "dated"}
@@ -194,7 +195,7 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
     >>> [_party(k.split(), set(), 0) for k in ("inv dt", "export inv no", "tax invoice date", "tax rate")]
     [('invoice_date', 2), ('invoice_number', 3), ('invoice_date', 3), None]
     """
-    if len(keys) >= 2 and offset + 1 not in breaks and keys[0] in _PARTIES and keys[1] in _IDS:
+    if len(keys) >= 2 and offset + 1 not in breaks and keys[0] in _PARTIES and keys[1] in IDS:
         return "customer_id", 2
     k = 0
     while k < min(len(keys), 2) and keys[k] in _KINDS and offset + k + 1 not in breaks:
@@ -202,7 +203,7 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
     if k + 1 < len(keys) and offset + k + 1 not in breaks and keys[k] in _DOCUMENTS:
         if keys[k + 1] in _DATES:
             return "invoice_date", k + 2
-        if keys[k + 1] in _IDS - {"account", "acct", "code"}:
+        if keys[k + 1] in IDS - {"account", "acct", "code"}:
             return "invoice_number", k + 2
     return None
 

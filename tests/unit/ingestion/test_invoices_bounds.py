@@ -3,7 +3,8 @@ totals box's title under the last line are no part of its description, two headi
 its last word ("Item price"), a heading over no value gives up its role to the column whose content has it, the
 words of "Product / Service" are one heading, and a customer label of signs ("A/C No.") still names the customer;
 where the reader cannot tell, it says so: words above a page's first line read into its description, a code column
-that holds descriptions' words, a description starting with what may be the line's code."""
+that holds descriptions' words, a description starting with what may be the line's code. "Item No." over a code of
+words names the code, and a column of units never does."""
 
 from __future__ import annotations
 
@@ -150,3 +151,17 @@ def test_a_description_starting_with_a_code_on_a_line_with_no_code_is_flagged():
     reading = read_invoice(_pdf(headings, lambda i: ((i[0] + " ") * (i[0] == first) + i[1], *i[2:])), "x.pdf")
     assert reading.lines[0].code is None and reading.lines[0].description.startswith(first + " ")
     assert _failed(reading) == {"line 1: code told apart"}
+
+
+def test_item_no_over_a_code_of_words_names_the_code_and_a_unit_column_never_does():
+    # One line whose code is words ("BANK CHARGES", as the records print it), the code column last, a unit beside.
+    headings = [(40, "Description", False), (250, "Qty", True), (270, "U/M", False), (360, "Unit Price", True),
+                (440, "Amount", True), (460, "Item No.", False)]
+    items = [("BANK CHARGES", "Bank Charges", "1", "15.00", "15.00")]
+    reading = read_invoice(_pdf(headings, lambda i: (i[1], i[2], "PCS", i[3], i[4], i[0]), items), "bank.pdf")
+    assert _lines(reading) == _want(items)
+    # Without a heading naming it, a column of units is still no code: the line has none, rather than "PCS".
+    unnamed = [(x, "Unit" if s == "U/M" else s, r) for x, s, r in headings[:-1]]
+    reading = read_invoice(_pdf(unnamed, lambda i: (i[1], i[2], "PCS", i[3], i[4]), items), "bank.pdf")
+    assert [ln.code for ln in reading.lines] == [None]
+

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluation.invoice_layouts import layout
+from evaluation.invoice_families import layout
 from evaluation.invoice_records import load_invoices
 from evaluation.invoice_render import render_pdf, truth
 from evaluation.invoice_scans import scan
@@ -111,3 +111,11 @@ def test_numbers_are_never_split_at_their_blank_strips():
     chars = [(d, a, b) for d, (_, a, b) in zip("2211", chars)]
     blanks = _blanks(ink)
     assert [w.text for w in place_line("2211", chars, 0, 10, 1, blanks, space=10.0)] == ["2211"]
+
+
+def test_codes_beside_an_empty_column_are_read_whole():
+    # OCR read "Product ID" as two headings, "ID" over nothing: the edge between them lies in the empty strip right
+    # of the codes, not through them (it was read 8488 | 0, 85099 | C).
+    reading, expected = _scan_read("536386", 516873775, "dev-f")
+    assert [line.code for line in reading.lines] == [line.code for line in expected.lines] == ["84880", "85099C",
+                                                                                               "85099B"]
