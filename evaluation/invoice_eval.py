@@ -52,7 +52,7 @@ GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (b), opened", "held-c": "held aside (c), opened",
           "held-d": "held aside (d), opened", "held-e": "held aside (e), counts seen",
           "held-f": "held aside (f), fresh", "held-g": "held aside (g), fresh", "none": "not invoices"}
-HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")  # the held-aside families: their readings are never written out
+HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")  # their readings are never written out
 
 
 def _line(line: dict) -> tuple:

@@ -7,8 +7,8 @@ in :mod:`evaluation.invoice_held_b`, ``held-c``, a third held-aside family, in :
 ``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`, and ``held-f`` and
 ``held-g``, a sixth and seventh, each written apart from the reader and from each other, in
 :mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`; all import :mod:`evaluation.invoice_layouts`.
-This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is to be looked at while developing the invoice
-reader (see :mod:`evaluation.invoice_layouts`).
+This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
+to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
 >>> FAMILIES[-7:]
 ('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g')
@@ -34,22 +34,17 @@ DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
 FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")
 
 
+_OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
+        "held-c": (held_c_layout, held_c_vocabulary), "held-d": (held_d_layout, held_d_vocabulary),
+        "held-e": (held_e_layout, held_e_vocabulary), "held-f": (held_f_layout, held_f_vocabulary),
+        "held-g": (held_g_layout, held_g_vocabulary)}
+"""The families written in modules of their own: each one's layout and vocabulary functions."""
+
+
 def layout(seed: int, family: str) -> Layout:
     """The layout of ``family`` drawn from ``seed`` (the same pair always gives the same layout)."""
-    if family == "dev-f":
-        return dev_f_layout(seed)
-    if family == "held-b":
-        return held_b_layout(seed)
-    if family == "held-c":
-        return held_c_layout(seed)
-    if family == "held-d":
-        return held_d_layout(seed)
-    if family == "held-e":
-        return held_e_layout(seed)
-    if family == "held-f":
-        return held_f_layout(seed)
-    if family == "held-g":
-        return held_g_layout(seed)
+    if family in _OWN:
+        return _OWN[family][0](seed)
     if family in invoice_layouts.FAMILIES:
         return invoice_layouts.layout(seed, family)
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")
@@ -57,20 +52,8 @@ def layout(seed: int, family: str) -> Layout:
 
 def vocabulary(family: str) -> set[str]:
     """Every title, label and heading wording ``family`` can print (lower case)."""
-    if family == "dev-f":
-        return dev_f_vocabulary()
-    if family == "held-b":
-        return held_b_vocabulary()
-    if family == "held-c":
-        return held_c_vocabulary()
-    if family == "held-d":
-        return held_d_vocabulary()
-    if family == "held-e":
-        return held_e_vocabulary()
-    if family == "held-f":
-        return held_f_vocabulary()
-    if family == "held-g":
-        return held_g_vocabulary()
+    if family in _OWN:
+        return _OWN[family][1]()
     if family in invoice_layouts.FAMILIES:
         return invoice_layouts.vocabulary(family)
     raise ValueError(f"unknown family {family!r}; families: {', '.join(FAMILIES)}")

@@ -22,6 +22,7 @@ _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IG
 _MONEY = CENTS
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _RATE = re.compile(r"[-(]?\d+(?:[.,]\d+)?\s?%\)?")
+_CODE_NAMES = IDS | {"sku"}  # a heading word naming codes ("Item No.", "SKU"), even over codes of words
 
 
 @dataclass
@@ -64,10 +65,12 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
         least = min((cover[x - lo] for x in inside), default=min(cover))
         runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
-        a, b = max(runs, key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
+        def placed(r: tuple[int, int]) -> tuple[float, int]:  # how much within the headings' gap, then how wide
+            return max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]
+
+        a, b = max(runs, key=placed)
         low = min(cover[a - lo:b - lo])  # within a strip reaching over words beside an empty one, the empty part
-        a, b = max(_runs([x for x in range(a, b) if cover[x - lo] == low]),
-                   key=lambda r: (max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]))
+        a, b = max(_runs([x for x in range(a, b) if cover[x - lo] == low]), key=placed)
         edge = (a + b) / 2
         if ocr and sum(1 for row in rows if any(left.x0 - 2 <= w.cx < edge for w in row)) < len(rows) / 3 and \
                 sum(1 for row in rows if any(edge <= w.cx <= left.x1 + w.height for w in row)) >= len(rows) / 2:
@@ -301,7 +304,7 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not (
-                {norm(w.text) for w in col.heading} & (IDS | {"sku"})):
+                {norm(w.text) for w in col.heading} & _CODE_NAMES):
             col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
         if col.role == "description" and kinds[k] in ("code", "int") and _digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description

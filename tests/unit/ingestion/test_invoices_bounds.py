@@ -164,4 +164,3 @@ def test_item_no_over_a_code_of_words_names_the_code_and_a_unit_column_never_doe
     unnamed = [(x, "Unit" if s == "U/M" else s, r) for x, s, r in headings[:-1]]
     reading = read_invoice(_pdf(unnamed, lambda i: (i[1], i[2], "PCS", i[3], i[4]), items), "bank.pdf")
     assert [ln.code for ln in reading.lines] == [None]
-
