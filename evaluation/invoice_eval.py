@@ -22,7 +22,7 @@ Per layout family and form (PDF with a text layer / scan):
 - **s/invoice**: the service's wall-clock seconds per file, ``--workers`` files at a time.
 
 Documents that are not invoices (family ``none``) count as right when read as not an invoice. The held-aside families
-(``held`` and ``held-b`` to ``held-g``, each its own group) are summed only: their files'
+(``held`` and ``held-b`` to ``held-h``, each its own group) are summed only: their files'
 readings are never written out (``--out`` writes per-file readings of the developed families alone, for looking
 into), so they stay tests of layouts the reader was not tuned on; ``held-d`` was opened (looked into, and the reader
 changed for what it showed) once ``held-e`` stood in for it, and ``held-b`` and ``held-c`` the round after, on
@@ -51,8 +51,10 @@ LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (b), opened", "held-c": "held aside (c), opened",
           "held-d": "held aside (d), opened", "held-e": "held aside (e), counts seen",
-          "held-f": "held aside (f), fresh", "held-g": "held aside (g), fresh", "none": "not invoices"}
-HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")  # their readings are never written out
+          "held-f": "held aside (f), fresh", "held-g": "held aside (g), fresh", "held-h": "held aside (h), fresh",
+          "none": "not invoices"}
+HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g",
+        "held-h")  # their readings are never written out
 
 
 def _line(line: dict) -> tuple:

@@ -4,14 +4,16 @@ The dev families ``dev-a`` to ``dev-e`` and ``held`` are in :mod:`evaluation.inv
 systems' invoices) in :mod:`evaluation.invoice_dev_f`; ``held-b``, a second held-aside family, is
 in :mod:`evaluation.invoice_held_b`, ``held-c``, a third held-aside family, in :mod:`evaluation.invoice_held_c`,
 ``held-d``, a fourth held-aside family, written apart from the reader, in :mod:`evaluation.invoice_held_d`, and
-``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`, and ``held-f`` and
+``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`, ``held-f`` and
 ``held-g``, a sixth and seventh, each written apart from the reader and from each other, in
-:mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`; all import :mod:`evaluation.invoice_layouts`.
+:mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`, and ``held-h``, an eighth (one ERP's forms in
+seven markets), written apart from the reader and the others, in :mod:`evaluation.invoice_held_h`; all import
+:mod:`evaluation.invoice_layouts`.
 This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
 to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-7:]
-('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g')
+>>> FAMILIES[-8:]
+('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -26,18 +28,19 @@ from evaluation.invoice_held_d import held_d_layout, held_d_vocabulary
 from evaluation.invoice_held_e import held_e_layout, held_e_vocabulary
 from evaluation.invoice_held_f import held_f_layout, held_f_vocabulary
 from evaluation.invoice_held_g import held_g_layout, held_g_vocabulary
+from evaluation.invoice_held_h import held_h_layout, held_h_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
-FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g")
+FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h")
 
 
 _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
         "held-c": (held_c_layout, held_c_vocabulary), "held-d": (held_d_layout, held_d_vocabulary),
         "held-e": (held_e_layout, held_e_vocabulary), "held-f": (held_f_layout, held_f_vocabulary),
-        "held-g": (held_g_layout, held_g_vocabulary)}
+        "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary)}
 """The families written in modules of their own: each one's layout and vocabulary functions."""
 
 
