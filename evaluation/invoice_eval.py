@@ -27,7 +27,8 @@ readings are never written out (``--out`` writes per-file readings of the develo
 into), so they stay tests of layouts the reader was not tuned on; ``held-d`` was opened (looked into, and the reader
 changed for what it showed) once ``held-e`` stood in for it, and ``held-b`` and ``held-c`` the round after, on
 2026-12-05; in that round summed counts of ``held-e``'s kinds of line error guided three doubts, so it is *counts
-seen*, the nearest to unseen layouts but no longer unseen (the README says what was seen of each).
+seen*, the nearest to unseen layouts but no longer unseen; ``held-f`` was opened on 2026-12-06, leaving ``held-g``
+and ``held-h`` fresh (the README says what was seen of each).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ LINE_KEYS = ("code", "description", "quantity", "unit_price", "amount", "page")
 GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev-d": "developed", "dev-e": "developed",
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (b), opened", "held-c": "held aside (c), opened",
           "held-d": "held aside (d), opened", "held-e": "held aside (e), counts seen",
-          "held-f": "held aside (f), fresh", "held-g": "held aside (g), fresh", "held-h": "held aside (h), fresh",
+          "held-f": "held aside (f), opened", "held-g": "held aside (g), fresh", "held-h": "held aside (h), fresh",
           "none": "not invoices"}
 HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g",
         "held-h")  # their readings are never written out

@@ -5,6 +5,8 @@
 * :mod:`~ingestion.invoices.values`: money, dates, quantities and invoice numbers as printed.
 * :mod:`~ingestion.invoices.vocab`: label and heading wordings, and matching them.
 * :mod:`~ingestion.invoices.header`: the header fields.
-* :mod:`~ingestion.invoices.table`: the line-item table; :mod:`~ingestion.invoices.columns`: its columns.
+* :mod:`~ingestion.invoices.table`: the line-item table; :mod:`~ingestion.invoices.heading`: its heading row;
+  :mod:`~ingestion.invoices.columns`: its columns; :mod:`~ingestion.invoices.kinds`: what their cells hold;
+  :mod:`~ingestion.invoices.cells`: how a row's cells divide.
 * :mod:`~ingestion.invoices.checks`: the arithmetic checks.
 """

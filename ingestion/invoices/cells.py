@@ -12,7 +12,7 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["across", "code_in_description", "joined", "text_limit", "unjoin", "unsure_code", "wraps"]
+__all__ = ["across", "code_in_description", "joined", "labelled_code", "text_limit", "unjoin", "unsure_code", "wraps"]
 
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
 
@@ -82,6 +82,39 @@ def _code_like(text: str) -> bool:
     [True, True, True, False, False, False, True]
     """
     return len(text) >= 3 and text.isalnum() and 2 * sum(ch.isdigit() for ch in text) >= len(text)
+
+
+_CODE_LABELS = {"sku", "code", "item", "ref", "reference", "art", "article", "part", "product", "stock", "no", "#",
+                "id", "item no", "item #", "art no", "part no", "product no", "product code", "stock code", "item code"}
+"""Words that name a product's code printed beside it inside a description (``SKU: 21889``, ``Item #22632``)."""
+
+
+def labelled_code(words: list[Word]) -> int | None:
+    """Where a description's words end in a code printed with its label (``HAND WARMER`` / ``SKU: 21889``, as shops
+    print the code under the product's name): the index of the label's first word, the code being the last word;
+    ``None`` when they do not. The label must say it names a code: a colon, a ``#``, or ``SKU``; the code holds a
+    digit. ``SET OF 3`` and ``RECORD FRAME 7"`` end in no code.
+
+    >>> def ws(*t): return [Word(x, 10 * k, 0, 10 * k + 8, 9, 1) for k, x in enumerate(t)]
+    >>> labelled_code(ws("JAM", "SET", "Code:", "22960")), labelled_code(ws("MUG", "Item", "#", "85123A"))
+    (2, 1)
+    >>> labelled_code(ws("SET", "OF", "3")), labelled_code(ws("HOLDER", "Ref", "22960"))
+    (None, None)
+    >>> labelled_code(ws("Item", "#2196"))
+    0
+    """
+    if len(words) < 2 or not _CODE.match(words[-1].text.lstrip("#")):
+        return None
+    for n in (2, 1):
+        label = words[-1 - n:-1]
+        if len(label) < n:
+            continue
+        key = " ".join(norm(w.text) for w in label)
+        said = label[-1].text.endswith((":", "#")) or key in ("sku", "#") or key.endswith(" #") or \
+            words[-1].text.startswith("#")
+        if key in _CODE_LABELS and said:
+            return len(words) - 1 - n
+    return None
 
 
 def unjoin(cells: dict[str, list[Word]], column: str | None, item: bool) -> dict[str, list[Word]]:

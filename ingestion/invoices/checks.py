@@ -117,6 +117,13 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
             out.append((f"line {n}: text read in mixed case", f"line {n} (page {line.page}) reads "
                                                              f"{odd[0]!r}: a letter may be misread; check it on the page"))
             continue
+        lone = next((k for k in range(1, len(words) - 1) if words[k] == "1" and words[k - 1].isalpha() and
+                     words[k + 1].isalpha()), None)
+        if lone is not None:  # "ITS 1 BEST": a dash or an I read as 1 (3 of the records' 5,017 lines print one so)
+            out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads "
+                                                                f"'{words[lone - 1]} 1 {words[lone + 1]}': the 1 may "
+                                                                "be a misread dash or I; check it on the page"))
+            continue
         near = next(((t, w) for t in words if (w := lookalike(t))), None)
         if near:
             out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads {near[0]!r}, "
@@ -125,21 +132,27 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
     return out
 
 
-def gaps(lines: list[InvoiceLine]) -> list[tuple[str, str]]:
+def gaps(lines: list[InvoiceLine], columns: Iterable[str] = ()) -> list[tuple[str, str]]:
     """Doubts for a line lacking a code or description that another line prints: it may have been read into the
     line above or below, or into no line (a freight or discount line may truly have none: a reviewer can tell).
+    Lines with no description at all, or no code under a column headed as the codes (``columns``: the roles the
+    table's headings name), are doubted too: what was printed there went into another value or none.
 
     >>> lines = [InvoiceLine(c, "Mug", Decimal("1"), None, None, 1) for c in ("A1", None, "A3")]
     >>> gaps(lines)
     [('line 2: code read', 'line 2 (page 1) has no code, which 2 of the 3 lines print: check it on the page')]
+    >>> gaps(lines[1:2], {"code"})[0][1]
+    'line 1 (page 1) has no code, though the table has a column of codes: check it on the page'
     """
     out = []
     for key in ("code", "description"):
         have = sum(1 for line in lines if getattr(line, key))
-        if not have or have == len(lines):
+        if have == len(lines) or (not have and key not in columns and key != "description"):
             continue
         for n, line in enumerate(lines, 1):
             if not getattr(line, key):
-                out.append((f"line {n}: {key} read", f"line {n} (page {line.page}) has no {key}, which {have} of the "
-                                                     f"{len(lines)} lines print: check it on the page"))
+                which = f"which {have} of the {len(lines)} lines print" if have else (
+                    "though the table has a column of codes" if key == "code" else "as every item has one")
+                out.append((f"line {n}: {key} read", f"line {n} (page {line.page}) has no {key}, {which}: check it "
+                                                     "on the page"))
     return out

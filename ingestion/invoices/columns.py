@@ -9,19 +9,16 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
-from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity
-from ingestion.invoices.vocab import HEADINGS, IDS, UNITS, match_words, norm
+from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_digits, products, units_only, whole,
+                                      wording)
+from ingestion.invoices.vocab import HEADINGS, IDS, match_words, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "merge_text", "split_unknown", "wording"]
+__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "merge_text", "split_unknown"]
 
-_CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
-_MONEY = CENTS
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
-_RATE = re.compile(r"[-(]?\d+(?:[.,]\d+)?\s?%\)?")
 _CODE_NAMES = IDS | {"sku"}  # a heading word naming codes ("Item No.", "SKU"), even over codes of words
 
 
@@ -244,39 +241,6 @@ def _run(words: list[Word], end: float) -> list[Word]:
     return out
 
 
-def wording(cells: list[list[str]]) -> bool:
-    """Whether cells hold words, different from row to row, as a description does (not a unit or a rate repeated
-    on every line, not codes or numbers): the two sides of a strip between such cells are one text, read apart.
-
-    >>> wording([["RED"], ["GREY"], ["SINGLE"]]), wording([["PCS"], ["PK"], ["EA"], ["BOX"]]), wording([["22632"], ["X1"]])
-    (True, False, False)
-    """
-    texts = [" ".join(c) for c in cells]
-    words = sum(1 for t in texts if t.replace(" ", "").replace("-", "").isalpha() and norm(t) not in UNITS)
-    return words > len(texts) / 2 and len(set(texts)) > len(texts) / 2
-
-
-def _kind(text: str) -> str | None:
-    if not text:
-        return None
-    if _RATE.fullmatch(text):
-        return "rate"  # 20%: a tax or discount rate, no description nor code
-    if parse_int(text) is not None or (parse_quantity(text) is not None and parse_money(text) is None):
-        return "int"  # 6, 1,200, 6 pcs, 160,00 each
-    if _MONEY.search(text) and parse_money(text) is not None:
-        return "money"
-    if " " not in text and _CODE.match(text):
-        return "code"
-    return "text"
-
-
-def _column_kind(rows: list[list[str]], k: int) -> str | None:
-    """The :func:`_kind` most of column ``k``'s filled cells are, or ``None`` for an empty column."""
-    counts = Counter(_kind(r[k]) for r in rows if k < len(r))
-    counts.pop(None, None)
-    return counts.most_common(1)[0][0] if counts else None
-
-
 def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None = None) -> bool:
     """Give each column without a role one from its cells (``rows`` of cell texts, one per column). A column
     counting the lines (``first``, ``first + 1``, ... on the rows that have a value: the page's lines numbered on
@@ -298,7 +262,7 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     """
     kinds = []
     for k, col in enumerate(columns):
-        kinds.append(_column_kind(rows, k))
+        kinds.append(column_kind(rows, k))
         if col.role in _NUMBER_ROLES + ("code",) and rows and not any(k < len(r) and r[k] for r in rows):
             col.role = None  # a heading over no value ("Item" of "Item price"): the other columns' content tells
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
@@ -306,24 +270,24 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not (
                 {norm(w.text) for w in col.heading} & _CODE_NAMES):
             col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
-        if col.role == "description" and kinds[k] in ("code", "int") and _digits(rows, k):
+        if col.role == "description" and kinds[k] in ("code", "int") and has_digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
-        if col.role == "code" and sum(1 for r in rows if k < len(r) and r[k]) > 1 and _counts(rows, k, first):
+        if col.role == "code" and sum(1 for r in rows if k < len(r) and r[k]) > 1 and counts_lines(rows, k, first):
             col.role = None  # "Item" over 1, 2, 3: the lines counted, not the products' codes
     have = {c.role for c in columns if c.role}
-    counters = [k for k, c in enumerate(columns) if c.role is None and _counts(rows, k, first)]
+    counters = [k for k, c in enumerate(columns) if c.role is None and counts_lines(rows, k, first)]
 
     def candidates(role: str, kind: str, skip: list[int]) -> list[int]:
         fixed = [k for k, c in enumerate(columns) if c.role == role]
         return fixed or [k for k, c in enumerate(columns) if c.role is None and k not in skip and (
-            kinds[k] == kind or (role == "quantity" and kinds[k] == "money" and _whole(rows, k)))]
+            kinds[k] == kind or (role == "quantity" and kinds[k] == "money" and whole(rows, k)))]
 
     for skip in (counters, []):  # a column counting the lines is the quantity only when no other column can be
         best, hits, quantities = None, 0, set()
         for q in candidates("quantity", "int", skip):
             for p in candidates("unit_price", "money", skip):
                 for a in candidates("amount", "money", skip):
-                    n = _products(rows, q, p, a) if len({q, p, a}) == 3 else 0
+                    n = products(rows, q, p, a) if len({q, p, a}) == 3 else 0
                     if n > hits:
                         best, hits, quantities = (q, p, a), n, {q}
                     elif n and n == hits:
@@ -338,7 +302,7 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
     for k in counters:
         if best is None or k not in best:
             columns[k].role = "line_no"
-    vacuous = bool(best) and columns[best[0]].role is None and not _products(rows, *best, priced=True)
+    vacuous = bool(best) and columns[best[0]].role is None and not products(rows, *best, priced=True)
     if best and ((best[0] in counters and (vacuous or sum(1 for r in rows if best[0] < len(r) and r[best[0]]) > 1))
                  or (vacuous and others)):
         quantities.add(-1)  # a column counting 1, 2, 3 ..., or of two whole numbers x 0.00: the quantity is a guess
@@ -351,9 +315,9 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
                 col.role = None  # "Net" and "Total" over a net and a gross amount: the arithmetic tells the amount
     unknown = [k for k, c in enumerate(columns) if c.role is None]
     # A code differs line to line, a unit not; and a code holds a digit ("22632"), a unit ("PCS", "PK") not.
-    for k in sorted(unknown, key=lambda k: (not _distinct(rows, k), not _digits(rows, k))):
+    for k in sorted(unknown, key=lambda k: (not distinct(rows, k), not has_digits(rows, k))):
         role = {"int": "quantity" if "quantity" not in have else "code", "code": "code"}.get(kinds[k] or "")
-        if role == "code" and (not _distinct(rows, k) or _units(rows, k)):
+        if role == "code" and (not distinct(rows, k) or units_only(rows, k)):
             continue  # "EA", "PCS", "20" on every line, or units alone: a unit or a rate, not the products' codes
         if role and role not in have:
             columns[k].role = role
@@ -386,71 +350,10 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
     if k is None or match_words(columns[k].heading, HEADINGS):
         return []
-    return [j for j, c in enumerate(columns) if c.role is None and _distinct(rows, j) and _digits(rows, j) and
-            _column_kind(rows, j) in ("code", "int") and not {norm(w.text) for w in c.heading} & _OTHER_CODES]
+    return [j for j, c in enumerate(columns) if c.role is None and distinct(rows, j) and has_digits(rows, j) and
+            column_kind(rows, j) in ("code", "int") and not {norm(w.text) for w in c.heading} & _OTHER_CODES]
 
 
 _OTHER_CODES = {"vat", "tax", "hs", "hsn", "tariff", "commodity", "customs", "gst", "sac"}
 """Words of a heading naming the code of something other than the product (``VAT Code``, ``HS code``)."""
 
-
-def _counts(rows: list[list[str]], k: int, first: int | None) -> bool:
-    """Whether column ``k`` counts the lines: ``first``, ``first + 1``, ... on the rows with a value in it, printed
-    with leading zeros (``0001``) or a full stop (``1.``) or, as positions, in tens (``10``, ``20``).
-
-    >>> _counts([["1", "A"], ["", "B"], ["2", "C"]], 0, 1), _counts([["22632"], ["22633"]], 0, 1)
-    (True, False)
-    >>> _counts([["0001"], ["0002"]], 0, 1), _counts([["10"], ["20"], ["30"]], 0, 1), _counts([["3."]], 0, 3)
-    (True, True, True)
-    """
-    if first is None:
-        return False
-    cells = [r[k].rstrip(".") for r in rows if k < len(r) and r[k]]
-    if not cells or not all(c.isdigit() and c.isascii() for c in cells):
-        return False
-    return any(all(int(c) == step * (first + n) for n, c in enumerate(cells)) for step in (1, 10))
-
-
-def _distinct(rows: list[list[str]], k: int) -> bool:
-    """Whether column ``k`` holds a different value on most of its rows, as products' codes do (under three rows: yes).
-
-    >>> _distinct([["EA"], ["EA"], ["BOX"], ["EA"]], 0), _distinct([["22632"], ["21135"], ["22632"]], 0)
-    (False, True)
-    """
-    cells = [r[k] for r in rows if k < len(r) and r[k]]
-    return len(cells) < 3 or len(set(cells)) > len(cells) / 2
-
-
-def _units(rows: list[list[str]], k: int) -> bool:
-    """Whether column ``k``'s cells are all units of measure, as no codes are: ``[["PCS"], ["BOX"]]`` yes."""
-    cells = [norm(r[k]) for r in rows if k < len(r) and r[k]]
-    return bool(cells) and all(c in UNITS for c in cells)
-
-
-def _digits(rows: list[list[str]], k: int) -> bool:
-    """Whether most of column ``k``'s cells hold a digit.
-
-    >>> _digits([["PCS"], ["PK"]], 0), _digits([["22632"], ["POST"], ["84880"]], 0)
-    (False, True)
-    """
-    cells = [r[k] for r in rows if k < len(r) and r[k]]
-    return sum(any(ch.isdigit() for ch in c) for c in cells) > len(cells) / 2
-
-
-def _whole(rows: list[list[str]], k: int) -> bool:
-    """Whether column ``k`` holds quantities printed with zero decimals (``6.00``) on every row that has one."""
-    cells = [r[k] for r in rows if k < len(r) and r[k]]
-    return bool(cells) and all(parse_quantity(c) is not None for c in cells)
-
-
-def _products(rows: list[list[str]], q: int, price: int, amount: int, priced: bool = False) -> int:
-    """On how many rows quantity x price equals amount, to the cent (``priced``: counting only rows whose price is
-    not 0.00, where any number would do)."""
-    hits = 0
-    for r in rows:
-        if max(q, price, amount) >= len(r):
-            continue
-        qty, p, a = parse_quantity(r[q]), parse_money(r[price]), parse_money(r[amount])
-        if qty is not None and p and a and abs(qty * p[0] - a[0]) <= 0.005 and not (priced and p[0] == 0):
-            hits += 1
-    return hits

@@ -17,9 +17,9 @@ from collections import Counter
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
-from ingestion.invoices.values import (CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number, month_first,
-                                      parse_date, parse_money)
-from ingestion.invoices.vocab import LABELS, OTHER, Match, field_words, match_words
+from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number,
+                                      month_first, parse_date, parse_money)
+from ingestion.invoices.vocab import CHARGE, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words, norm
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
@@ -27,6 +27,7 @@ __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencie
 _LEADER = re.compile(r"^[.·…_\-:]+$")
 _MONEY_FIELDS = ("subtotal", "tax", "total")
 _LAST_WINS = set(_MONEY_FIELDS)
+_PAYMENTS = {"paid", "payment", "payments", "received"}  # words of a label naming a payment made
 # Labels that, printed, always carry a value: one with none read is reported. (A money word such as "VAT" or
 # "Total" is also printed without a value of its own: in "VAT reg. no." or a column heading.)
 _SAY_UNREAD = ("customer_id", "country")
@@ -104,6 +105,11 @@ def _value(field: str, words: list[Word]):
     if field == "currency":
         code = currency_mark(words[0].text)
         return (code, words[:1]) if code else None
+    cents = next((k for k, w in enumerate(words) if CENTS.search(w.text)), 0)
+    start = cents - 1 if cents and currency_mark(words[cents - 1].text) else cents
+    if start and all(re.fullmatch(r"\d[\d,.']*", w.text) for w in words[:start]) and \
+            parse_money(" ".join(w.text for w in words[:cents + 1])) is None:  # not "1 919.14"
+        words = words[start:]  # "Total: 160 USD 487.75": a count of the items before the amount, no amount
     lead = currency_mark(words[0].text) if len(words) > 1 else None
     if lead:  # "Total (EUR): 12.60"
         words = words[1:]
@@ -160,12 +166,14 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
     late: dict[str, tuple[object, list[Word]]] = {}  # header fields labelled below the items' first row
     guesses: dict[str, tuple[tuple[object, list[Word]], str]] = {}  # values of qualified labels, with the label
     top = min(skip) if skip else None
+    paid = False  # a payment is printed under the items: a total after it is the balance
     for r, row in enumerate(rows):
         if row_key(row) in skip:
             continue
         after_items = top is not None and row_key(row) > top
         matches = [Match(m.role, m.start, m.end) if m.role == "currency" else m  # "Billing currency": a code
-                   for m in match_words(row, LABELS, after=True, keep=True)]          # names its currency anyway
+                   for m in match_words(row, LABELS if after_items else LABELS_ABOVE_ITEMS, after=True, keep=True)]
+        matches = [Match(OTHER, m.start, m.end, m.qualified) if m.role == CHARGE else m for m in matches]
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
@@ -178,6 +186,10 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
             if m.role == OTHER:
                 claimed += _claim(rows, r, m, stop, limit)
+                paid = paid or (after_items and bool({norm(w.text) for w in row[m.start:m.end]} & _PAYMENTS))
+                continue
+            if paid and m.role == "total" and "total" in found:  # "Balance: 0.00" after "Payment received": what
+                claimed += _claim(rows, r, m, stop, limit)       # is left to pay, not the invoice's total
                 continue
             got = _value(m.role, _right(row, m.end, stop)) if m.end < len(row) else None
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):

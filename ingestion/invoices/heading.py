@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
 from ingestion.invoices.values import CENTS
-from ingestion.invoices.vocab import HEADINGS, Match, match_words, norm
+from ingestion.invoices.vocab import HEADINGS, IDS, Match, match_words, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["RULE", "Heading", "find_heading", "item_row"]
@@ -64,7 +64,9 @@ def find_heading(rows: list[list[Word]]) -> Heading | None:
     for i in range(len(rows) - 1):
         if _wordy(rows[i]) and (item_row(rows[i + 1]) or (  # or under a row of one amount ("Brought forward")
                 i + 2 < len(rows) and sum(1 for w in rows[i + 1] if CENTS.search(w.text)) == 1 and
-                item_row(rows[i + 2]))):
+                item_row(rows[i + 2])) or (  # or over its headings' second line ("Discount" over "%")
+                i + 2 < len(rows) and item_row(rows[i + 2]) and not any(ch.isdigit() for w in rows[i + 1]
+                                                                        for ch in w.text))):
             stacked = _stacked(rows[i - 1], rows[i]) if i else None
             first, words = (i - 1, stacked) if stacked else (i, rows[i])
             heading = _heading(rows, first, match_words(words, HEADINGS, after=True), words, i)
@@ -128,8 +130,9 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
             min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
         return None
-    if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper):
-        return None
+    if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper) and \
+            not all(any(u.x0 < v.x1 and v.x0 < u.x1 for u in upper) for v in lower):
+        return None  # neither most upper words over lower ones nor every lower word under one: no second line
     cells: list[list[Word]] = []  # words whose x ranges overlap, over both rows
     for w in sorted(words, key=lambda w: w.x0):
         if cells and w.x0 < max(v.x1 for v in cells[-1]) + (0.5 * w.height if w in lower and _linked(
@@ -172,6 +175,10 @@ def _cell_matches(words: list[Word]) -> list[Match]:
         found = match_words(cell, HEADINGS, after=True, keep=True)  # "Billed Quantity": the head word names it
         head = [m for m in found if m.end <= of] or found
         after = cell[head[-1].end:of] if head else []  # words after the head: narrowing it, or naming another
+        if head and after and head[-1].role in ("code", "description") and all(norm(w.text) in IDS for w in after):
+            out.append(Match("code", start, end))  # "Product #", "Stock Ref.": a product's identifier
+            start = end
+            continue
         if head and any(_qualifier(w.text) not in (_SAME | _CURRENCY | {""}) - {"%"} and not w.text.startswith("(")
                         for w in after):
             head = []  # "Rate %", "Amount incl. VAT": the column's content tells what it holds
@@ -219,7 +226,11 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
                 rows[i][0].y0 - above[-1].y1 < 2 * rows[i][0].height:
             two_row = True
     first, sure = i, True
-    for ref, k in ([(last, last + 1)] if two_row else [(i, i - 1), (last, last + 1)]):
+    columns.sort(key=lambda c: c.x0)
+    lower = None if two_row else _second_line(rows, last, columns)
+    if lower:  # "Line" over "Total": one heading, not a row of headings of its own
+        columns, last = _with_second_line(columns, lower), last + 1
+    for ref, k in ([(last, last + 1)] if two_row else [(i, i - 1)] if lower else [(i, i - 1), (last, last + 1)]):
         more = _more_headings(rows, ref, k, roles | {c.role for c in columns})
         if more:
             first, last = min(first, k), max(last, k)
@@ -231,7 +242,45 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
     return Heading(first, columns, two_row, last, sure)
 
 
-_SAME = {"excl", "ex", "excluding", "before", "net", "exc"}  # words keeping what "Amount excl. VAT" names
+def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> list[Word] | None:
+    """The row under the heading row when it is the headings' second line (``Qty`` over ``Desp.``, ``Item`` over
+    ``Code``, ``Line`` over ``Total``): close under it, words only (no number, no typed rule), each standing under
+    one heading (overlapping it and no other), and not all under the description (a first item's words) unless
+    they name an identifier (``Product`` over ``#``)."""
+    if last + 1 >= len(rows):
+        return None
+    row, above = rows[last + 1], rows[last]
+    height = max(w.height for w in above)
+    if min(w.y0 for w in row) - max(w.y1 for w in above) > 0.6 * height or \
+            any(RULE.match(w.text) or any(ch.isdigit() for ch in w.text) for w in row):
+        return None
+    homes = [[c for c in columns if c.x0 < w.x1 and w.x0 < c.x1] for w in row]
+    if any(len(cs) != 1 for cs in homes) or (all(cs[0].role == "description" for cs in homes) and
+                                             not all(norm(w.text) in IDS for w in row)):
+        return None
+    return row
+
+
+def _with_second_line(columns: list[Column], lower: list[Word]) -> list[Column]:
+    """The columns with the words of their headings' second line: each heading read again over both lines as one
+    cell (:func:`_cell_matches`), so ``Item Code`` is the code, ``Line Total`` the amount and ``Product #`` a code;
+    a heading whose two lines name no one value is left to the column's content."""
+    out = []
+    for col in columns:
+        words = [w for w in lower if col.x0 < w.x1 and w.x0 < col.x1]
+        if not words:
+            out.append(col)
+            continue
+        cell = col.heading + words
+        found = _cell_matches(cell)
+        role = found[0].role if len(found) == 1 else None
+        out.append(Column(role, min(col.x0, *(w.x0 for w in words)), max(col.x1, *(w.x1 for w in words)), cell))
+    return out
+
+
+_SAME = {"excl", "ex", "excluding", "before", "net", "exc",  # words keeping what "Amount excl. VAT" names
+         "each", "ea", "ordered", "ord", "shipped", "delivered", "supplied", "despatched", "dispatched", "desp",
+         "invoiced", "inv", "billed"}  # or "Qty Desp.", "Price Ea.": which quantity, and a price per unit
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
 _CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
 _JOINS = {"/", "&", "+", "and", "or"}  # a word joining two names of one column ("Product / Service")

@@ -11,6 +11,12 @@ Measured on the 19,792 words of three letters or more in the 300 real invoices' 
 
 >>> lookalike("TRADITIONAI"), lookalike("5HED"), lookalike("RETROSPOT"), lookalike("LANTERN"), lookalike("85123A")
 ('TRADITIONAL', 'SHED', None, None, None)
+
+A space dropped after a one-letter word reads as one word that is no English (``ILOVE``): 0 of the 16,893 words of
+four letters or more in the records' descriptions are so.
+
+>>> lookalike("ILOVE")
+'I LOVE'
 """
 
 from __future__ import annotations
@@ -52,4 +58,6 @@ def lookalike(word: str) -> str | None:
             candidate = word[:i] + swap + word[i + 1:]
             if candidate.isalpha() and candidate.lower() in english:
                 return candidate.upper() if sum(c.isupper() for c in word) * 2 > letters else candidate.lower()
+    if len(word) >= 4 and word[0] in "IAia" and word[1:].lower() in english:
+        return f"{word[0]} {word[1:]}"  # a space the recogniser dropped after "I" or "A" (ILOVE)
     return None

@@ -73,8 +73,8 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
                                               "check it"))
     boxes.update(table.boxes)
     checks, review = run_checks(fields, table.lines, unread)
-    doubts += table.doubts + gaps(table.lines) + misread_text(table.lines, {w.page for page in pages for row in page
-                                                                         for w in row if w.ocr})
+    scanned = {w.page for page in pages for row in page for w in row if w.ocr}
+    doubts += table.doubts + gaps(table.lines, table.roles) + misread_text(table.lines, scanned)
     checks += [InvoiceCheck(name, False, detail) for name, detail in doubts]
     review = review or bool(doubts)
     boxes.update({f"{name}.label": box for name, box in unread.items() if name not in boxes})

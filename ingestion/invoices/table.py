@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import (across, code_in_description, joined, split_run, text_limit, unjoin,
-                                       unsure_code, wraps)
-from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown,
-                                         wording)
+from ingestion.invoices.cells import (across, code_in_description, joined, labelled_code, split_run, text_limit,
+                                       unjoin, unsure_code, wraps)
+from ingestion.invoices.columns import Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown
 from ingestion.invoices.heading import RULE, find_heading, item_row
-from ingestion.invoices.values import CENTS, parse_money, parse_quantity
+from ingestion.invoices.kinds import wording
+from ingestion.invoices.values import CENTS, parse_money, parse_quantity, three_decimals
 from ingestion.invoices.vocab import LABELS, match_words
 from ingestion.invoices.words import Word, row_key, span, split_at
 
@@ -126,6 +127,13 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         columns, edges = merge_text(columns, edges, texts)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
         codes = [c for c in columns if c.role == "code"]
+        if len(codes) > 1 and "description" not in {c.role for c in columns}:  # "Product #" and "Item / Service":
+            for col in codes:  # the one of several words on every line is the description
+                cells = [r[columns.index(col)] for r in texts if r[columns.index(col)]]
+                if cells and all(len(t.split()) > 1 for t in cells):
+                    col.role = "description"
+                    break
+            codes = [c for c in columns if c.role == "code"]
         for col in codes[1:]:  # "Item code" and "HSN code": the first is taken, and which is the products' said
             col.role = None
         if len(codes) > 1:
@@ -172,7 +180,9 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
                     pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
                 else:
-                    if not wraps(tail, cells.get("description", []), limit):
+                    if "code" not in table.roles:  # "SKU: 21889" under the product's name: its code
+                        cells = {**cells, "description": _take_code(table, cells.get("description", []))}
+                    if cells.get("description") and not wraps(tail, cells["description"], limit):
                         n = len(table.lines)
                         table.doubts.append((f"line {n}: description joined", f"the row under line {n} (page "
                                              f"{row[0].page}) holds no quantity, price or amount, and its first word "
@@ -198,12 +208,24 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                     f"{row[0].page}), is not shaped as a code but was taken for it" if shared else
                     f"no code was read on line {n} (page {row[0].page}), and its description begins with {guess!r}, "
                     "shaped as a code") + ": check the line's code and description"))
+            if len(cells.get("code", [])) > 1 and not cells.get("description") and not pending:
+                table.doubts.append((f"line {n}: code told apart", f"the code of line {n} (page {row[0].page}) "
+                                     f"holds several words ({_texts(cells['code'])!r}) and no description was read: "
+                                     "the first was taken for the code and the rest for the description; check them"))
+                cells = {**cells, "code": cells["code"][:1], "description": cells["code"][1:]}
             first = code_in_description(cells)
             if first:
                 table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
                                      f"{row[0].page}) begins with {first!r}, which may be part of the code "
                                      f"{_texts(cells['code'])!r}: check the line's code and description"))
             _add(table, cells, pending, row[0].page)
+            words = pending + cells.get("description", [])
+            if "code" not in table.roles and len(rest := _take_code(table, words)) < len(words):
+                table.lines[-1].description = _texts(rest) or None
+                key = f"lines[{len(table.lines) - 1}].description"
+                table.boxes.pop(key, None)
+                if rest:
+                    table.boxes[key] = span(rest)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
@@ -327,10 +349,25 @@ def _texts(words: list[Word]) -> str:
     return " ".join(w.text for w in words)
 
 
+def _take_code(table: Table, words: list[Word]) -> list[Word]:
+    """The description words of the last line less a code printed with its label at their end (``Code: 22960``,
+    :func:`ingestion.invoices.cells.labelled_code`), which becomes the line's code when it has none."""
+    k = labelled_code(words)
+    line = table.lines[-1] if table.lines else None
+    if k is None or line is None or line.code is not None:
+        return words
+    n = len(table.lines) - 1
+    line.code = words[-1].text.lstrip("#")
+    table.boxes[f"lines[{n}].code"] = span(words[-1:])
+    return words[:k]
+
+
 def _extend(table: Table, cells: dict[str, list[Word]]) -> None:
     """Join a wrapped row's description (and code) to the line above."""
     n = len(table.lines) - 1
     line = table.lines[n]
+    if line.description is None and cells.get("code") and not cells.get("description"):  # words under the code on
+        cells = {**cells, "description": cells["code"], "code": []}  # the row below a line with no description
     for key in ("description", "code"):
         words = cells.get(key)
         if not words:
@@ -360,6 +397,11 @@ def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: 
         values[key] = money[0] if money else None
         if money and money[1]:
             table.currencies.append(money[1])
+    price = three_decimals(_texts(cells.get("unit_price", [])))
+    if price is not None and values["quantity"] is not None and values["amount"] is not None and \
+            values["quantity"] * values["unit_price"] != values["amount"] and \
+            (values["quantity"] * price).quantize(Decimal("0.01"), ROUND_HALF_UP) == values["amount"]:
+        values["unit_price"] = price  # 1.650 each: three decimals, as quantity x price = amount says
     table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
                                    values["amount"], page))
     for key, words in (("description", description), *((k, cells.get(k, [])) for k in

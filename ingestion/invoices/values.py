@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from ingestion.invoices.vocab import UNITS
 
 __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
-           "parse_quantity"]
+           "parse_quantity", "three_decimals"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
 CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", "US$": "USD", **{code: code for code in _CODES}}
@@ -108,6 +108,22 @@ def parse_money(text: str) -> tuple[Decimal, str | None] | None:
         value = -value
     mark = m["m1"] or m["m2"]
     return value, CURRENCIES[mark.upper()] if mark else None
+
+
+def three_decimals(text: str) -> Decimal | None:
+    """The other reading of an amount whose one separator has three digits after it: ``1.650`` read with three
+    decimals (a unit price printed to the tenth of a cent) where :func:`parse_money` reads 1650; ``None`` for any
+    other text. Which is meant, only the line's arithmetic tells.
+
+    >>> three_decimals("1.650"), three_decimals("GBP 2,950"), three_decimals("1,234.50"), three_decimals("12.60")
+    (Decimal('1.650'), Decimal('2.950'), None, None)
+    """
+    money = parse_money(text)
+    m = re.search(r"(?<![\d.,])(\d{1,3})[.,](\d{3})(?![\d.,])", text)
+    if money is None or m is None or len(re.findall(r"[.,]", text)) != 1:
+        return None
+    value = Decimal(f"{m[1]}.{m[2]}")
+    return -value if money[0] < 0 else value
 
 
 def parse_int(text: str) -> Decimal | None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HEADINGS", "IDS", "LABELS", "OTHER", "UNITS", "Match", "field_words", "match", "match_words", "norm"]
+__all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "Match", "field_words",
+           "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -53,15 +54,18 @@ LABELS = _phrases({
                     "Customer code", "Client number", "Customer account", "Debtor no.", "Sold-to customer no.",
                     "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C"),
     "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
-                "Ship-to country", "Destination", "Country/Region", "Ship-to country/region"),
+                "Ship-to country", "Destination", "Country/Region", "Ship-to country/region",
+                "Shipping country", "Delivery country/region"),
     "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value",
-                 "Total net amount"),
+                 "Total net amount", "Nett goods", "Net goods", "Goods value", "Merchandise total", "Items subtotal",
+                 "Order subtotal", "Item subtotal"),
     "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount"),
     "currency": ("Currency", "Currency code"),
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
               "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
-              "Total credit", "Total amount due"),
+              "Total credit", "Total amount due", "Balance owing", "Order total",
+              "Total charged"),
     # Labels of values the reader does not return but must not take for one it does: a due date is a date, an
     # order or registration number is shaped like an invoice or customer number, a phone number is digits.
     "other": ("Due date", "Payment due", "Due", "Date due", "Order no.", "Order number", "Order ref.", "Order #",
@@ -70,21 +74,33 @@ LABELS = _phrases({
               "VAT no.", "VAT number", "VAT ID", "Tax ID", "Company no.", "Registration no.", "Phone", "Tel.",
               "Telephone", "Fax", "IBAN", "Sort code", "SWIFT", "BIC", "Payment terms", "Terms", "Payment due date",
               "Customer PO", "Your reference", "External document no.", "Amount paid", "Payments received",
-              "Less payments", "Amount outstanding", "Remaining amount", "Country of origin", "Origin",
-              "Country of origin of goods", "Origin of goods"),
+              "Payment received", "Paid by card", "Amount received", "Less payments", "Amount outstanding",
+              "Remaining amount", "Country of origin", "Origin", "Country of origin of goods", "Origin of goods",
+              "Shipping method", "Delivery method"),
+    # Charges beside the goods under the items, not the tax ("Delivery: 0.00" is no unlabelled tax); over the
+    # items the same words head an address ("Delivery"), and are no label.
+    "charge": ("Delivery", "Delivery charge", "Carriage", "Carriage net", "Postage", "Postage & packing",
+               "Postage and packing", "Shipping", "Shipping & handling", "Freight", "P&P", "Handling"),
 })
 OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
+CHARGE = "charge"
+"""The role of :data:`LABELS` naming a charge under the items (delivery, postage): claimed and dropped there."""
+LABELS_ABOVE_ITEMS = {k: v for k, v in LABELS.items() if v != CHARGE}
+""":data:`LABELS` as the rows over the items are read: no charges (there "Delivery" heads an address)."""
 HEADINGS = _phrases({
     "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
-             "Ref", "Reference", "Part number", "Item #", "Product no."),
+             "Ref", "Reference", "Part number", "Item #", "Product no.", "Product #", "Product ID", "Product ref.",
+             "Stock ref.", "Stock #", "Item ref.", "Part #", "Article #", "Catalogue no."),
     "description": ("Description", "Product", "Item description", "Details", "Product description", "Article",
-                    "Goods", "Designation"),
-    "quantity": ("Qty", "Pcs", "Units", "Quantity", "Qty.", "Qnty", "No. of units", "Count"),
+                    "Goods", "Designation", "Activity", "Item / Service", "Product / Service",
+                    "Product name", "Item name"),
+    "quantity": ("Qty", "Pcs", "Units", "Quantity", "Qty.", "Qnty", "No. of units", "Count", "Hrs/Qty", "Qty/Hrs",
+                 "Hours/Qty", "Qty/Hours"),
     "unit_price": ("Unit price", "Price", "Rate", "Price each", "Unit cost", "Each", "Unit", "Price/unit",
                    "Unit rate"),
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
-               "Line amount", "Sum"),
+               "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
@@ -117,7 +133,8 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
             if any(k in breaks for k in range(i + 1, i + n)):
                 continue
             role = table.get(tuple(keys[i:i + n]))
-            if table is LABELS:  # a totals or party label made of known words ("Total before VAT", "Buyer ref.")
+            if table is LABELS or table is LABELS_ABOVE_ITEMS:  # a totals or party label of known words
+                #                                                  ("Total before VAT", "Buyer ref.")
                 composed = _composed(keys[i:], breaks, i) or _party(keys[i:], breaks, i)
                 if composed is not None and composed[1] >= n:
                     role, n = composed
@@ -210,16 +227,20 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
 
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
 _PLAIN = {"of", "in", "per", "each", "incl", "excl", "ex", "inc", "no", "to", "the", "a", "and", "&"}
+_PLAIN_HEADINGS = {"ea", "inv", "ord", "desp", "ordered", "shipped", "delivered", "supplied", "invoiced", "despatched",
+                   "dispatched", "billed"}  # "Qty Inv.", "Price Ea.": which quantity, a price per unit ("Date Shipped"
+#                                            is no invoice date, though)
 _CODES = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "jpy", "aud", "cad"}
 _MONTHS = {m for name in ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                           "october", "november", "december") for m in (name, name[:3], name[:4])}
 
 
-def _qualifies(text: str) -> bool:
+def _qualifies(text: str, heading: bool = False) -> bool:
     """Whether a word glued to a one-word label changes what it names (``Due`` of ``Due date``, ``Tax`` of
     ``Tax rate``, ``%`` of ``Rate %``): a word of letters, not a currency code or a word such as "of"."""
     key = norm(text)
-    return bool(_QUALIFIER.fullmatch(text.rstrip(":"))) and key not in _PLAIN | _CODES | _MONTHS
+    return bool(_QUALIFIER.fullmatch(text.rstrip(":"))) and key not in _PLAIN | _CODES | _MONTHS and not (
+        heading and key in _PLAIN_HEADINGS)
 
 
 def match_words(row, table: dict[tuple[str, ...], str], after: bool = False, keep: bool = False) -> list[Match]:
@@ -242,7 +263,7 @@ def match_words(row, table: dict[tuple[str, ...], str], after: bool = False, kee
     covered = {k for m in found for k in range(m.start, m.end)}
 
     def glued(k: int, to: int) -> bool:  # one space apart, not the gap between two columns' headings
-        if not 0 <= k < len(row) or k in covered or not _qualifies(row[k].text):
+        if not 0 <= k < len(row) or k in covered or not _qualifies(row[k].text, table is HEADINGS):
             return False
         a, b = sorted((k, to))
         return row[b].x0 - row[a].x1 < 0.5 * max(row[b].height, 4.0)

@@ -44,6 +44,8 @@ def test_every_field_and_line_equals_the_truth(family, k, number):
     reading, expected = _read(inv, lay)
     unknown = {c.key for c in lay.columns if c.heading in UNKNOWN.get(c.key, ())}
     failed = {c.name for c in reading.checks if not c.passed}
+    failed -= {f"line {n}: description read" for n, row in enumerate(inv.rows, 1) if not row.description and all(
+        not r.description for r in inv.rows)}  # a record with no description at all: a reviewer is asked to look
     if all(row.unit_price == 0 for row in inv.rows):
         # Priced 0.00, any whole number x price = amount and subtotal + 0.00 = total: which column is the quantity,
         # or which unlabelled zero the tax, is a guess when found from the values alone, and says so.

@@ -182,11 +182,11 @@ def test_a_label_the_recogniser_split_into_pieces_still_names_its_field():
 
 
 def test_an_amount_above_the_items_no_label_names_is_a_doubt_when_a_total_is_missing():
-    # A summary box over the items prints the goods' value under a label no vocabulary holds ("Goods value"); the
+    # A summary box over the items prints the goods' value under a label no vocabulary holds ("Wares value"); the
     # total is labelled. The subtotal is then missing, and the amount that may be it is named, not taken.
     head = [_row(100, "Invoice", "No.:", "536365"), _row(115, "Date:", "2010-12-01"),
             _row(130, "Customer:", "12583"), _row(145, "Country:", "France"),
-            _row(160, "Goods", "value", "£2.50"), _row(175, "Total:", "£2.50")]
+            _row(160, "Wares", "value", "£2.50"), _row(175, "Total:", "£2.50")]
     items = [_row(200, "Code", "Description", "Qty", "Price", "Amount"),
              _row(215, "22632", "MUG", "2", "1.25", "2.50")]
     reading = interpret([[*head, *items]], 1)

@@ -11,13 +11,14 @@ import pytest
 import ingestion.invoices.checks
 import ingestion.invoices.columns
 import ingestion.invoices.header
+import ingestion.invoices.kinds
 import ingestion.invoices.values
 import ingestion.invoices.vocab
 import ingestion.invoices.words
 from ingestion.invoices.values import is_invoice_number, parse_date, parse_int, parse_money
 
 MODULES = [ingestion.invoices.values, ingestion.invoices.words, ingestion.invoices.vocab,
-           ingestion.invoices.columns, ingestion.invoices.header, ingestion.invoices.checks]
+           ingestion.invoices.columns, ingestion.invoices.kinds, ingestion.invoices.header, ingestion.invoices.checks]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
