@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
 from ingestion.invoices.values import CENTS
-from ingestion.invoices.vocab import HEADINGS, IDS, Match, match_words, norm
+from ingestion.invoices.vocab import HEADINGS, IDS, WHICH_QUANTITY, Match, match_words, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["RULE", "Heading", "find_heading", "item_row"]
@@ -229,7 +229,7 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
     columns.sort(key=lambda c: c.x0)
     lower = None if two_row else _second_line(rows, last, columns)
     if lower:  # "Line" over "Total": one heading, not a row of headings of its own
-        columns, last = _with_second_line(columns, lower), last + 1
+        columns, last = lower, last + 1
     for ref, k in ([(last, last + 1)] if two_row else [(i, i - 1)] if lower else [(i, i - 1), (last, last + 1)]):
         more = _more_headings(rows, ref, k, roles | {c.role for c in columns})
         if more:
@@ -242,11 +242,13 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
     return Heading(first, columns, two_row, last, sure)
 
 
-def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> list[Word] | None:
-    """The row under the heading row when it is the headings' second line (``Qty`` over ``Desp.``, ``Item`` over
-    ``Code``, ``Line`` over ``Total``): close under it, words only (no number, no typed rule), each standing under
-    one heading (overlapping it and no other), and not all under the description (a first item's words) unless
-    they name an identifier (``Product`` over ``#``)."""
+def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> list[Column] | None:
+    """The columns with their headings' second line, when the row under the heading row is one (``Qty`` over
+    ``Desp.``, ``Item`` over ``Code``, ``Line`` over ``Total``): close under it, words only (no number, no typed
+    rule), each standing under one heading (overlapping it and no other), and not all under the description (a first
+    item's words) unless they name an identifier (``Product`` over ``#``); else ``None``. Each heading is read again
+    over both lines as one cell (:func:`_cell_matches`), so ``Item Code`` is the code, ``Line Total`` the amount and
+    ``Product #`` a code; a heading whose two lines name no one value is left to the column's content."""
     if last + 1 >= len(rows):
         return None
     row, above = rows[last + 1], rows[last]
@@ -254,20 +256,13 @@ def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> li
     if min(w.y0 for w in row) - max(w.y1 for w in above) > 0.6 * height or \
             any(RULE.match(w.text) or any(ch.isdigit() for ch in w.text) for w in row):
         return None
-    homes = [[c for c in columns if c.x0 < w.x1 and w.x0 < c.x1] for w in row]
-    if any(len(cs) != 1 for cs in homes) or (all(cs[0].role == "description" for cs in homes) and
+    homes = [[k for k, c in enumerate(columns) if c.x0 < w.x1 and w.x0 < c.x1] for w in row]
+    if any(len(ks) != 1 for ks in homes) or (all(columns[ks[0]].role == "description" for ks in homes) and
                                              not all(norm(w.text) in IDS for w in row)):
         return None
-    return row
-
-
-def _with_second_line(columns: list[Column], lower: list[Word]) -> list[Column]:
-    """The columns with the words of their headings' second line: each heading read again over both lines as one
-    cell (:func:`_cell_matches`), so ``Item Code`` is the code, ``Line Total`` the amount and ``Product #`` a code;
-    a heading whose two lines name no one value is left to the column's content."""
     out = []
-    for col in columns:
-        words = [w for w in lower if col.x0 < w.x1 and w.x0 < col.x1]
+    for k, col in enumerate(columns):
+        words = [w for w, ks in zip(row, homes) if ks[0] == k]
         if not words:
             out.append(col)
             continue
@@ -279,8 +274,7 @@ def _with_second_line(columns: list[Column], lower: list[Word]) -> list[Column]:
 
 
 _SAME = {"excl", "ex", "excluding", "before", "net", "exc",  # words keeping what "Amount excl. VAT" names
-         "each", "ea", "ordered", "ord", "shipped", "delivered", "supplied", "despatched", "dispatched", "desp",
-         "invoiced", "inv", "billed"}  # or "Qty Desp.", "Price Ea.": which quantity, and a price per unit
+         "each"} | WHICH_QUANTITY  # or "Qty Desp.", "Price Ea.": which quantity, and a price per unit
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
 _CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
 _JOINS = {"/", "&", "+", "and", "or"}  # a word joining two names of one column ("Product / Service")

@@ -128,9 +128,9 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
         codes = [c for c in columns if c.role == "code"]
         if len(codes) > 1 and "description" not in {c.role for c in columns}:  # "Product #" and "Item / Service":
-            for col in codes:  # the one of several words on every line is the description
-                cells = [r[columns.index(col)] for r in texts if r[columns.index(col)]]
-                if cells and all(len(t.split()) > 1 for t in cells):
+            for k, col in enumerate(columns):  # the one of several words on every line is the description
+                cells = [r[k] for r in texts if r[k]]
+                if col.role == "code" and cells and all(len(t.split()) > 1 for t in cells):
                     col.role = "description"
                     break
             codes = [c for c in columns if c.role == "code"]
@@ -218,14 +218,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
                                      f"{row[0].page}) begins with {first!r}, which may be part of the code "
                                      f"{_texts(cells['code'])!r}: check the line's code and description"))
-            _add(table, cells, pending, row[0].page)
-            words = pending + cells.get("description", [])
-            if "code" not in table.roles and len(rest := _take_code(table, words)) < len(words):
-                table.lines[-1].description = _texts(rest) or None
-                key = f"lines[{len(table.lines) - 1}].description"
-                table.boxes.pop(key, None)
-                if rest:
-                    table.boxes[key] = span(rest)
+            _add(table, cells, pending, row[0].page, labelled="code" not in table.roles)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
@@ -380,7 +373,9 @@ def _extend(table: Table, cells: dict[str, list[Word]]) -> None:
             old.page, min(old.x0, new.x0), min(old.y0, new.y0), max(old.x1, new.x1), max(old.y1, new.y1))
 
 
-def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: int) -> None:
+def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: int, labelled: bool = False) -> None:
+    """Add the line of an item row's cells (``pending``: description words printed above it); with ``labelled``
+    (no column of codes), a code printed with its label at the description's end is taken for the code."""
     n = len(table.lines)
     values = {}
     description = pending + cells.get("description", [])
@@ -404,6 +399,8 @@ def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: 
         values["unit_price"] = price  # 1.650 each: three decimals, as quantity x price = amount says
     table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
                                    values["amount"], page))
+    if labelled and len(rest := _take_code(table, description)) < len(description):
+        table.lines[-1].description, description = _texts(rest) or None, rest
     for key, words in (("description", description), *((k, cells.get(k, [])) for k in
                                                          ("code", "quantity", "unit_price", "amount"))):
         box = span(words)

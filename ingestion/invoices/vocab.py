@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "Match", "field_words",
-           "match", "match_words", "norm"]
+__all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "WHICH_QUANTITY", "Match",
+           "field_words", "match", "match_words", "norm"]
 
 
 def norm(word: str) -> str:
@@ -227,9 +227,10 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
 
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
 _PLAIN = {"of", "in", "per", "each", "incl", "excl", "ex", "inc", "no", "to", "the", "a", "and", "&"}
-_PLAIN_HEADINGS = {"ea", "inv", "ord", "desp", "ordered", "shipped", "delivered", "supplied", "invoiced", "despatched",
-                   "dispatched", "billed"}  # "Qty Inv.", "Price Ea.": which quantity, a price per unit ("Date Shipped"
-#                                            is no invoice date, though)
+WHICH_QUANTITY = {"ea", "inv", "ord", "desp", "ordered", "shipped", "delivered", "supplied", "invoiced", "despatched",
+                  "dispatched", "billed"}
+"""Words after a heading that keep what it names (``Qty Inv.``, ``Price Ea.``: which quantity, a price per unit);
+after a label they do not (``Date Shipped`` is no invoice date)."""
 _CODES = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "jpy", "aud", "cad"}
 _MONTHS = {m for name in ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                           "october", "november", "december") for m in (name, name[:3], name[:4])}
@@ -240,7 +241,7 @@ def _qualifies(text: str, heading: bool = False) -> bool:
     ``Tax rate``, ``%`` of ``Rate %``): a word of letters, not a currency code or a word such as "of"."""
     key = norm(text)
     return bool(_QUALIFIER.fullmatch(text.rstrip(":"))) and key not in _PLAIN | _CODES | _MONTHS and not (
-        heading and key in _PLAIN_HEADINGS)
+        heading and key in WHICH_QUANTITY)
 
 
 def match_words(row, table: dict[tuple[str, ...], str], after: bool = False, keep: bool = False) -> list[Match]:
