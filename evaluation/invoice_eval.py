@@ -53,9 +53,10 @@ GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev
           "dev-f": "developed", "held": "held aside", "held-b": "held aside (b), opened", "held-c": "held aside (c), opened",
           "held-d": "held aside (d), opened", "held-e": "held aside (e), counts seen",
           "held-f": "held aside (f), opened", "held-g": "held aside (g), fresh", "held-h": "held aside (h), fresh",
+          "held-i": "held aside (i), fresh",
           "none": "not invoices"}
 HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g",
-        "held-h")  # their readings are never written out
+        "held-h", "held-i")  # their readings are never written out
 
 
 def _line(line: dict) -> tuple:

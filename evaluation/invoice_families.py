@@ -7,13 +7,14 @@ in :mod:`evaluation.invoice_held_b`, ``held-c``, a third held-aside family, in :
 ``held-e``, a fifth, also written apart from the reader, in :mod:`evaluation.invoice_held_e`, ``held-f`` and
 ``held-g``, a sixth and seventh, each written apart from the reader and from each other, in
 :mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`, and ``held-h``, an eighth (one ERP's forms in
-seven markets), written apart from the reader and the others, in :mod:`evaluation.invoice_held_h`; all import
-:mod:`evaluation.invoice_layouts`.
+seven markets), written apart from the reader and the others, in :mod:`evaluation.invoice_held_h`, and ``held-i``, a
+ninth (the templates of online invoicing and small-business accounting apps), written apart from the reader and
+the others, in :mod:`evaluation.invoice_held_i`; all import :mod:`evaluation.invoice_layouts`.
 This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
 to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-8:]
-('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h')
+>>> FAMILIES[-9:]
+('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h', 'held-i')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -29,18 +30,21 @@ from evaluation.invoice_held_e import held_e_layout, held_e_vocabulary
 from evaluation.invoice_held_f import held_f_layout, held_f_vocabulary
 from evaluation.invoice_held_g import held_g_layout, held_g_vocabulary
 from evaluation.invoice_held_h import held_h_layout, held_h_vocabulary
+from evaluation.invoice_held_i import held_i_layout, held_i_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
-FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h")
+FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h",
+            "held-i")
 
 
 _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
         "held-c": (held_c_layout, held_c_vocabulary), "held-d": (held_d_layout, held_d_vocabulary),
         "held-e": (held_e_layout, held_e_vocabulary), "held-f": (held_f_layout, held_f_vocabulary),
-        "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary)}
+        "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary),
+        "held-i": (held_i_layout, held_i_vocabulary)}
 """The families written in modules of their own: each one's layout and vocabulary functions."""
 
 
