@@ -12,8 +12,10 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word
 
-__all__ = ["across", "code_in_description", "joined", "labelled_code", "text_limit", "unjoin", "unsure_code", "wraps"]
+__all__ = ["across", "bracketed_code", "code_in_description", "joined", "labelled_code", "text_limit", "unjoin",
+           "unsure_code", "wraps"]
 
+_BRACKETED = re.compile(r"\[((?=[^\]]*\d)[A-Z0-9][A-Z0-9\-/._]{2,})\]", re.IGNORECASE)  # [22632] MUG: the code
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
 
 
@@ -87,6 +89,18 @@ def _code_like(text: str) -> bool:
 _CODE_LABELS = {"sku", "code", "item", "ref", "reference", "art", "article", "part", "product", "stock", "no", "#",
                 "id", "item no", "item #", "art no", "part no", "product no", "product code", "stock code", "item code"}
 """Words that name a product's code printed beside it inside a description (``SKU: 21889``, ``Item #22632``)."""
+
+
+def bracketed_code(words: list[Word]) -> str | None:
+    """The code a description opens with in square brackets (``[22632] HAND WARMER``, as some business software
+    names a product by its code and name), or ``None``; the code holds a digit and a name follows it.
+
+    >>> name = Word("MUG", 33, 0, 50, 9, 1)
+    >>> bracketed_code([Word("[22632]", 0, 0, 30, 9, 1), name]), bracketed_code([Word("[3]", 0, 0, 9, 9, 1), name])
+    ('22632', None)
+    """
+    m = _BRACKETED.fullmatch(words[0].text) if len(words) > 1 else None
+    return m.group(1) if m else None
 
 
 def labelled_code(words: list[Word]) -> int | None:

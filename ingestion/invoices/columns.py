@@ -272,8 +272,9 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
         if col.role == "description" and kinds[k] in ("code", "int") and has_digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
-        if col.role == "code" and sum(1 for r in rows if k < len(r) and r[k]) > 1 and counts_lines(rows, k, first):
-            col.role = None  # "Item" over 1, 2, 3: the lines counted, not the products' codes
+        if col.role == "code" and counts_lines(rows, k, first) and (sum(1 for r in rows if k < len(r) and r[k]) > 1
+                                                                     or sum(c.role == "code" for c in columns) > 1):
+            col.role = None  # "Item" over 1, 2, 3 (or over 1 beside "Item no."): the lines counted, not the codes
     have = {c.role for c in columns if c.role}
     counters = [k for k, c in enumerate(columns) if c.role is None and counts_lines(rows, k, first)]
 

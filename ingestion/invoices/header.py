@@ -19,7 +19,8 @@ from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number,
                                       month_first, parse_date, parse_money)
-from ingestion.invoices.vocab import CHARGE, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words, norm
+from ingestion.invoices.vocab import (CHARGE, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words, norm,
+                                     phrase_start)
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
@@ -72,8 +73,10 @@ def _value(field: str, words: list[Word]):
     text = " ".join(w.text for w in words).strip()
     if not text:
         return None
-    if field in ("invoice_number", "customer_id"):  # a label's note in brackets first: "Buyer ID (BT-46) 17381"
-        while len(words) > 1 and re.fullmatch(r"\(.*\):?", words[0].text):
+    if field in ("invoice_number", "customer_id", *_MONEY_FIELDS):  # a label's note in brackets first: "Buyer ID
+        #                                                           (BT-46) 17381", "Total without VAT (BT-109) 12,80"
+        while len(words) > 1 and re.fullmatch(r"\(.*\):?", words[0].text) and (field not in _MONEY_FIELDS or (
+                parse_money(words[0].text) is None and not currency_mark(words[0].text))):  # not "(12.50)", "(EUR)"
             words = words[1:]
     if field == "invoice_number":
         token = words[0].text.strip("#:")
@@ -105,6 +108,9 @@ def _value(field: str, words: list[Word]):
     if field == "currency":
         code = currency_mark(words[0].text)
         return (code, words[:1]) if code else None
+    words = _past_rate(words)
+    if not words:
+        return None
     cents = next((k for k, w in enumerate(words) if CENTS.search(w.text)), 0)
     start = cents - 1 if cents and currency_mark(words[cents - 1].text) else cents
     if start and all(re.fullmatch(r"\d[\d,.']*", w.text) for w in words[:start]) and \
@@ -118,6 +124,30 @@ def _value(field: str, words: list[Word]):
         if money:
             return (money[0], money[1] or lead), words[:n]
     return None
+
+
+def _past_rate(words: list[Word]) -> list[Word]:
+    """The words of a money value, past a rate printed in its label ("VAT 23 %: 51.91", "MwSt. 19 % / VAT 19 %
+    4.22"): a number with a per cent sign is a rate, never the amount, which follows it or else precedes it. An
+    amount with cents before the rate is read as it stands ("12,80 19,00% 2,43": a taxable amount, its rate, its tax).
+
+    >>> [w.text for w in _past_rate([Word(t, 0, 0, 9, 9, 1) for t in ("23", "%", "/", "VAT", "23", "%", "51,91")])]
+    ['51,91']
+    >>> [[w.text for w in _past_rate([Word(t, 0, 0, 9, 9, 1) for t in x])] for x in (["23", "%:"], ["4.20", "(20%)"])]
+    [[], ['4.20', '(20%)']]
+    >>> [[w.text for w in _past_rate([Word(t, 0, 0, 9, 9, 1) for t in x])] for x in (["19,00", "%", "4,22"],
+    ...                                                                                ["12,80", "19,00%", "2,43"])]
+    [['4,22'], ['12,80', '19,00%', '2,43']]
+    """
+    signs = [k for k, w in enumerate(words) if "%" in w.text]
+    if not signs:
+        return words
+    first = signs[0]
+    bare = words[first].text.strip("():") in ("%", "%:")  # "23 %": the number before the sign is the rate
+    before = words[:first - 1] if bare and first else words[:first]
+    if any(CENTS.search(w.text) for w in before):
+        return words
+    return words[signs[-1] + 1:] if signs[-1] + 1 < len(words) else before
 
 
 def _claim(rows: list[list[Word]], r: int, m, stop: int, limit: float) -> list[Box]:
@@ -134,7 +164,7 @@ def _claim(rows: list[list[Word]], r: int, m, stop: int, limit: float) -> list[B
         words = []  # the next label, one the vocabulary does not know
     if not words:
         limit = min(limit, row[m.end].x0) if m.end < len(row) else limit
-        words = _below(rows, r, row[m.start], limit - 2)
+        words = _below(rows, r, row[phrase_start(row, 0, m.start)], limit - 2)
         if words and match_words(words, LABELS):
             words = []
     return [span(words)] if words else []
@@ -166,6 +196,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
     late: dict[str, tuple[object, list[Word]]] = {}  # header fields labelled below the items' first row
     guesses: dict[str, tuple[tuple[object, list[Word]], str]] = {}  # values of qualified labels, with the label
     top = min(skip) if skip else None
+    far: dict[str, Box | None] = {}  # fields read far to the right of their label: its box
     paid = False  # a payment is printed under the items: a total after it is the balance
     for r, row in enumerate(rows):
         if row_key(row) in skip:
@@ -193,7 +224,9 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 continue
             got = _value(m.role, _right(row, m.end, stop)) if m.end < len(row) else None
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
-                below = _value(m.role, _below(rows, r, row[m.start], limit - 2))
+                first = row[phrase_start(row, matches[k - 1].end if k else 0, m.start)]
+                under = _below(rows, r, first, limit - 2)
+                below = None if match_words(under, LABELS) else _value(m.role, under)  # a label's row: no value
                 if got is None or (below and below[0].lower() in COUNTRIES):
                     got = below  # a name that is no country beside the label, and a country under it
             if got is None:
@@ -210,11 +243,14 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             labelled.add(m.role)
             if m.role not in found or m.role in _LAST_WINS:
                 found[m.role] = got
+                far[m.role] = span(row[m.start:m.end]) if got[1][0] in row and \
+                    got[1][0].x0 - row[m.end - 1].x1 > 6 * got[1][0].height else None
             elif got[0] != found[m.role][0]:
                 label = field_words(m.role)
                 doubts.append((f"{label} told apart", f"two labels name the {label}, with different values "
                                                       f"({found[m.role][0]} and {got[0]}); the first was taken: "
                                                       "check it"))
+    doubts += _shared(found, far, unread)
     fields, boxes, currencies = InvoiceFields(), {}, []
     for name, (value, words) in found.items():
         if name == "currency":
@@ -237,6 +273,28 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
     doubts += _read_elsewhere(fields, unread, found) + _day_or_month(rows, fields, boxes.get("invoice_date"))
     return fields, boxes, currencies, {k: b for k, b in unread.items() if getattr(fields, k) is None and
                                        k in _SAY_UNREAD}, doubts
+
+
+def _shared(found: dict[str, tuple[object, list[Word]]], far: dict[str, Box | None],
+            unread: dict[str, Box]) -> list[tuple[str, str]]:
+    """Two labels read as their value the same words ("Customer" far left of a number printed under "Invoice
+    no." in the row above): the one that reached far to its right for it has none (its label is reported unread,
+    ``unread``), or, when neither did, a doubt names both."""
+    doubts = []
+    names = list(found)
+    for a in names:
+        for b in names:
+            if a >= b or a not in found or b not in found or \
+                    not {id(w) for w in found[a][1]} & {id(w) for w in found[b][1]}:
+                continue
+            loser = a if far.get(a) and not far.get(b) else b if far.get(b) and not far.get(a) else None
+            if loser:
+                del found[loser]
+                unread.setdefault(loser, far[loser])
+            else:
+                doubts.append((f"{field_words(a)} told apart", f"the {field_words(a)} and the {field_words(b)} were "
+                                                               "read from the same value: check them"))
+    return doubts
 
 
 def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None) -> list[tuple[str, str]]:

@@ -130,6 +130,8 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
             min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
         return None
+    if _sentence(upper):
+        return None  # "We invoice you for the following deliveries:" over the headings
     if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper) and \
             not all(any(u.x0 < v.x1 and v.x0 < u.x1 for u in upper) for v in lower):
         return None  # neither most upper words over lower ones nor every lower word under one: no second line
@@ -141,6 +143,16 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
         else:
             cells.append([w])
     return [w for cell in cells for w in sorted(cell, key=lambda w: (w not in upper, w.x0))]
+
+
+def _sentence(row: list[Word]) -> bool:
+    """Whether ``row`` is a sentence, not a heading line: four words or more a space apart, or ending in a colon.
+
+    >>> _sentence([Word(t, 30 * k, 0, 30 * k + 25, 9, 1) for k, t in enumerate(("We", "invoice", "you", "for"))])
+    True
+    """
+    return row[-1].text.endswith(":") or len(row) >= 4 and all(
+        b.x0 - a.x1 < 0.6 * b.height for a, b in zip(row, row[1:]))
 
 
 def _linked(w: Word, cell: list[Word], lower: list[Word]) -> bool:
@@ -168,7 +180,7 @@ def _cell_matches(words: list[Word]) -> list[Match]:
         end = start + 1
         while end < len(words) and words[end].x0 < max(w.x1 for w in words[start:end]) + (
                 0.5 * words[end].height if {norm(words[end].text), norm(words[end - 1].text)} & {"of", "per"} or
-                not match_words(words[end:end + 1], HEADINGS) else 0):
+                not match_words(words[end:end + 1], HEADINGS) or _one_heading(words[start:end + 1]) else 0):
             end += 1  # a space apart: one heading, unless the word is a heading of its own ("Nos" "SKU")
         cell = words[start:end]
         of = next((k for k, w in enumerate(cell) if norm(w.text) in ("of", "per")), len(cell))
@@ -183,10 +195,17 @@ def _cell_matches(words: list[Word]) -> list[Match]:
                         for w in after):
             head = []  # "Rate %", "Amount incl. VAT": the column's content tells what it holds
         if head:
-            per = of < len(cell) and norm(cell[of].text) == "per" and head[-1].role in ("amount", "unit_price")
+            per = of < len(cell) and norm(cell[of].text) == "per" and head[-1].role in ("amount", "unit_price") or \
+                head[-1].role == "amount" and norm(cell[0].text) == "unit" and head[-1].start > 0  # "Unit Net"
             out.append(Match("unit_price" if per else head[-1].role, start, end))  # "Value per item": a price
         start = end
     return out
+
+
+def _one_heading(words: list[Word]) -> bool:
+    """Whether the last two of ``words`` are one known heading (``Product Code``, ``Item Description``), though the
+    last is a heading of its own too."""
+    return any(m.start == 0 and m.end == 2 for m in match_words(words[-2:], HEADINGS))
 
 
 def _wordy(row: list[Word]) -> bool:

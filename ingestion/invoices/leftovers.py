@@ -75,11 +75,17 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         if getattr(fields, name) is not None or not candidates:
             continue
         filled.append(name)
+        sure = False
+        if name == "country":  # the customer's country before the sender's (in its letterhead)
+            whose = [_whose(c[1], first) for c in candidates]
+            best = [c for c, k in zip(candidates, whose) if k == min(whose)]
+            sure = min(whose) == 0 and len({str(v).lower() for v, _ in best}) == 1
+            candidates = best + [c for c, k in zip(candidates, whose) if k > min(whose)]
         value, words = candidates[0]
         setattr(fields, name, value)
         boxes[name] = span(words)
         distinct = {str(v).lower() for v, _ in candidates}
-        if len(distinct) > 1:
+        if len(distinct) > 1 and not sure:
             label = field_words(name)
             doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
@@ -96,9 +102,62 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     return doubts
 
 
+_TO = {"to", "ship", "deliver", "delivery", "recipient"}  # "Bill to", "Ship to", "Delivery address"
+_FROM = {"from", "remit", "pay", "payable", "seller", "supplier", "vendor"}
+_SENDER = {"tel", "phone", "fax", "vat", "iban", "bic", "swift", "www", "e-mail", "email", "reg", "registration",
+           "mwst", "ust", "alv", "abn", "gst", "kvk", "tunnus"}  # a letterhead's contact and company numbers
+
+
+def _block(words: list[Word], rows: list[list[Word]]) -> set[str]:
+    """The words (:func:`_tokens`) of the block a country's ``words`` stand in: the lines above and below it a line
+    apart, over it or a little to either side (an address, a letterhead), not the next column's."""
+    first, h = words[0], words[0].height
+    x0, x1 = first.x0 - 6 * h, words[-1].x1 + 6 * h
+    page = sorted((r for r in rows if r and r[0].page == first.page), key=lambda r: r[0].y0)
+    seen: set[str] = set()
+    for order in (reversed(page), page):
+        last = first.y1  # the foot of the block's last line: lines are a line's height or so apart
+        for row in order:
+            block = [w for w in row if w.x1 > x0 and w.x0 < x1]
+            if not block or (row[0].y0 > first.y0) != (order is page) or row[0].y0 == first.y0:
+                continue
+            foot = max(w.y1 for w in block)
+            if abs(foot - last) > 1.6 * h:
+                break
+            last = foot
+            seen |= {t for w in block for t in _tokens(w.text)}
+    return seen | {t for row in page if row[0].y0 == first.y0 for w in row if first.x0 - 20 * h < w.x0 < x1
+                   for t in _tokens(w.text)}  # and its own line's, with a label before it ("Deliver to: Germany")
+
+
+def _tokens(text: str) -> set[str]:
+    """A word in lower case, and its parts between hyphens and full stops ("ALV-nro": alv-nro, alv, nro)."""
+    text = text.lower().strip(".:#")
+    return {text, *re.split(r"[\-.]", text)}
+
+
+def _whose(words: list[Word], rows: list[list[Word]]) -> int:
+    """Whose a country is, by the block it stands in (:func:`_block`): 0 the customer's (a word naming the customer,
+    :data:`CUSTOMER_WORDS`, or the addressee, "Bill to", "Ship to"), 2 the sender's (its letterhead: a phone, a VAT
+    or bank number, or "Remit to", "From"), 1 either.
+
+    >>> w = lambda t, x, y: Word(t, x, y, x + 6 * len(t), y + 9, 1)
+    >>> rows = [[w("Bill", 40, 0), w("to", 70, 0), w("Acme", 300, 0)], [w("Leeds", 40, 12), w("Wales", 300, 12)],
+    ...         [w("England", 40, 24), w("Tel.", 300, 24)]]
+    >>> _whose(rows[2][:1], rows), _whose(rows[1][1:], rows)
+    (0, 2)
+    """
+    seen = _block(words, rows)
+    if seen & (_FROM | _SENDER) or any("@" in t for t in seen):
+        return 2
+    return 0 if seen & _TO or any(t.startswith(CUSTOMER_WORDS) for t in seen) else 1
+
+
 OTHER_WORDS = {"order", "po", "delivery", "dispatch", "due", "pay", "payment", "phone", "tel", "telephone", "fax",
-               "reg", "registration", "iban", "swift", "bic", "sort"}
-"""Words that make a label one of a value the reader does not return ("Your order", "Pay by"), in any wording."""
+               "reg", "registration", "iban", "swift", "bic", "sort",
+               "vat", "mwst", "ust", "tva", "iva", "btw", "gst", "abn", "alv", "uid", "idnr", "y-tunnus"}
+"""Words that make a label one of a value the reader does not return ("Your order", "Pay by", a tax number's
+"MWST-Nr." or "USt-IdNr."), in any wording; a word's parts between hyphens and full stops count too."""
 
 
 def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
@@ -109,7 +168,8 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
     >>> _names_other(row[2], row, []), _names_other(row[2], row[2:], [Word("PO", 90, -12, 100, -3, 1)])
     (True, True)
     """
-    return any(v.text.lower().strip(".:#") in OTHER_WORDS for v in _label(w, row, above))
+    return any(t in OTHER_WORDS for v in _label(w, row, above)
+               for t in (v.text.lower().strip(".:#"), *re.split(r"[\-.]", v.text.lower().strip(".:#"))))
 
 
 def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import (across, code_in_description, joined, labelled_code, split_run, text_limit,
-                                       unjoin, unsure_code, wraps)
+from ingestion.invoices.cells import (across, bracketed_code, code_in_description, joined, labelled_code, split_run,
+                                       text_limit, unjoin, unsure_code, wraps)
 from ingestion.invoices.columns import Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown
 from ingestion.invoices.heading import RULE, find_heading, item_row
-from ingestion.invoices.kinds import wording
+from ingestion.invoices.kinds import counts_lines, wording
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity, three_decimals
-from ingestion.invoices.vocab import LABELS, match_words
+from ingestion.invoices.vocab import LABELS, match_words, phrase_start
 from ingestion.invoices.words import Word, row_key, span, split_at
 
 __all__ = ["Table", "read_table"]
@@ -60,14 +60,16 @@ def _stop(row: list[Word], below: list[Word] | None = None) -> bool:
     if _FOOT.search(text) and not any(_DECIMAL.search(w.text) for w in row):
         return True
     found = match_words(row, LABELS)
-    if not any(m.role in ("subtotal", "tax", "total") for m in found) or found[0].start > 1:
+    if not any(m.role in ("subtotal", "tax", "total") for m in found) or \
+            found[0].start > 1 and phrase_start(row, 0, found[0].start):  # "Summe netto / Total net" is one label
         return False
     if _DECIMAL.search(text):
         return True
     if any(m.role not in ("subtotal", "tax", "total") for m in found):
         return False  # a row naming other fields too is no totals row
     amounts = [w for w in below or [] if _DECIMAL.search(w.text)]
-    spans = [(row[m.start].x0 - row[m.start].height, row[m.end - 1].x1 + row[m.start].height) for m in found]
+    spans = [(row[phrase_start(row, found[k - 1].end if k else 0, m.start)].x0 - row[m.start].height,
+              row[m.end - 1].x1 + row[m.start].height) for k, m in enumerate(found)]
     if len(amounts) == len(found) > 1:  # one amount each, in order, from its label on to the next one's end
         spans = [(a, spans[k + 1][1] if k + 1 < len(spans) else float("inf")) for k, (a, _) in enumerate(spans)]
         return all(w.x1 > a and w.x0 < b for w, (a, b) in zip(amounts, spans))
@@ -140,6 +142,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",
                                  f"{len(codes)} columns are headed as a code ({', '.join(repr(_texts(c.heading)) for c in codes)}); "
                                  "the first was taken: check which column is the products' code"))
+        numbered = _numbered_codes(columns, texts, len(table.lines) + 1)
         rivals = code_rivals(columns, texts)
         if rivals:
             table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",
@@ -213,6 +216,8 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                      f"holds several words ({_texts(cells['code'])!r}) and no description was read: "
                                      "the first was taken for the code and the rest for the description; check them"))
                 cells = {**cells, "code": cells["code"][:1], "description": cells["code"][1:]}
+            if numbered and len(cells.get("code", [])) > 1 and cells["code"][0].text.rstrip(".").isdigit():
+                cells = {**cells, "code": cells["code"][1:]}  # "1 22556": the line's position, then its code
             first = code_in_description(cells)
             if first:
                 table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
@@ -338,6 +343,20 @@ def _split(row: list[Word], edges: list[float], n: int) -> list[list[Word]]:
     return out
 
 
+def _numbered_codes(columns: list[Column], texts: list[list[str]], first: int) -> bool:
+    """Whether the code column's cells each begin with the line's position, a heading over both (``Item no.`` over
+    ``1  22556``): every cell holds more than one word and their first words count the lines from ``first``.
+
+    >>> code = [Column("code", 0, 40, [])]
+    >>> _numbered_codes(code, [["1 22556"], ["2 21984"]], 1), _numbered_codes(code, [["BANK CHARGES"]], 1)
+    (True, False)
+    """
+    k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
+    cells = [r[k] for r in texts if k is not None and k < len(r) and r[k]]
+    return bool(cells) and all(len(c.split()) > 1 for c in cells) and \
+        counts_lines([[c.split()[0]] for c in cells], 0, first)
+
+
 def _texts(words: list[Word]) -> str:
     return " ".join(w.text for w in words)
 
@@ -401,6 +420,9 @@ def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: 
                                    values["amount"], page))
     if labelled and len(rest := _take_code(table, description)) < len(description):
         table.lines[-1].description, description = _texts(rest) or None, rest
+    if labelled and table.lines[-1].code is None and (code := bracketed_code(description)):
+        table.lines[-1].code, table.lines[-1].description = code, _texts(description[1:])
+        table.boxes[f"lines[{n}].code"], description = span(description[:1]), description[1:]
     for key, words in (("description", description), *((k, cells.get(k, [])) for k in
                                                          ("code", "quantity", "unit_price", "amount"))):
         box = span(words)

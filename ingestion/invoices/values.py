@@ -26,12 +26,14 @@ __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_
            "parse_quantity", "three_decimals"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
-CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", "US$": "USD", **{code: code for code in _CODES}}
+_DOLLARS = {"US$": "USD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "SG$": "SGD", "C$": "CAD",
+            "CA$": "CAD", "HK$": "HKD"}  # the dollars a country's sign prefixes ("A$1.25")
+CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", **_DOLLARS, **{code: code for code in _CODES}}
 """Currency marks (upper case) -> ISO 4217 code."""
 CURRENCY_NAMES = {"sterling": "GBP", "pounds": "GBP", "euro": "EUR", "euros": "EUR", "dollars": "USD",
                   "francs": "CHF", "yen": "JPY"}
 """Currency names a note may state the currency by (lower case) -> ISO 4217 code."""
-_MARK = rf"(?:US\$|{'|'.join(_CODES)}|[£€$])"
+_MARK = rf"(?:{'|'.join(re.escape(d) for d in sorted(_DOLLARS, key=len, reverse=True))}|{'|'.join(_CODES)}|[£€$])"
 _NUMBER = r"\d[\d., ']*\d|\d"
 _MONEY = re.compile(
     rf"^(?P<open>\()?\s*(?P<s1>[-−–])?\s*(?P<m1>{_MARK})?\s*(?P<s2>[-−–])?\s*(?P<num>{_NUMBER})\s*"
@@ -95,6 +97,8 @@ def parse_money(text: str) -> tuple[Decimal, str | None] | None:
     ((Decimal('-27.50'), 'GBP'), (Decimal('19.05'), 'USD'), (Decimal('12.60'), None), None)
     >>> parse_money("£(27.50)"), parse_money("(EUR 27.50)"), parse_money("(1,67)£")
     ((Decimal('-27.50'), 'GBP'), (Decimal('-27.50'), 'EUR'), (Decimal('-1.67'), 'GBP'))
+    >>> parse_money("A$1.25"), parse_money("S$0.00")
+    ((Decimal('1.25'), 'AUD'), (Decimal('0.00'), 'SGD'))
     """
     text = re.sub(rf"^({_MARK})\s*\(", r"(\1", text.strip(), flags=re.IGNORECASE)  # £(27.50) as (£27.50)
     text = re.sub(rf"\)\s*({_MARK})$", r" \1)", text, flags=re.IGNORECASE)  # (27.50)£ as (27.50 £)

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "WHICH_QUANTITY", "Match",
-           "field_words", "match", "match_words", "norm"]
+           "field_words", "match", "match_words", "norm", "phrase_start"]
 
 
 def norm(word: str) -> str:
@@ -60,12 +60,12 @@ LABELS = _phrases({
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value",
                  "Total net amount", "Nett goods", "Net goods", "Goods value", "Merchandise total", "Items subtotal",
                  "Order subtotal", "Item subtotal"),
-    "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount"),
+    "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount", "Value added tax"),
     "currency": ("Currency", "Currency code"),
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
               "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
               "Total credit", "Total amount due", "Balance owing", "Order total",
-              "Total charged"),
+              "Total charged", "Invoice amount"),
     # Labels of values the reader does not return but must not take for one it does: a due date is a date, an
     # order or registration number is shaped like an invoice or customer number, a phone number is digits.
     "other": ("Due date", "Payment due", "Due", "Date due", "Order no.", "Order number", "Order ref.", "Order #",
@@ -91,7 +91,7 @@ LABELS_ABOVE_ITEMS = {k: v for k, v in LABELS.items() if v != CHARGE}
 HEADINGS = _phrases({
     "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
              "Ref", "Reference", "Part number", "Item #", "Product no.", "Product #", "Product ID", "Product ref.",
-             "Stock ref.", "Stock #", "Item ref.", "Part #", "Article #", "Catalogue no."),
+             "Stock ref.", "Stock #", "Item ref.", "Part #", "Article #", "Catalogue no.", "Art. no."),
     "description": ("Description", "Product", "Item description", "Details", "Product description", "Article",
                     "Goods", "Designation", "Activity", "Item / Service", "Product / Service",
                     "Product name", "Item name"),
@@ -100,7 +100,8 @@ HEADINGS = _phrases({
     "unit_price": ("Unit price", "Price", "Rate", "Price each", "Unit cost", "Each", "Unit", "Price/unit",
                    "Unit rate"),
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
-               "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net"),
+               "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net",
+               "Total price", "Extended price"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
@@ -278,3 +279,19 @@ def match_words(row, table: dict[tuple[str, ...], str], after: bool = False, kee
         elif keep:
             out.append(Match(m.role, m.start, m.end, qualified=True))
     return out
+
+
+def phrase_start(row, end: int, start: int) -> int:
+    """Where the label that matched at ``start`` begins as printed: back over the words without digits a space
+    apart before it (after ``end``, the previous label's end), which are its own in another language
+    ("Toimitusmaa / Country of delivery", "Laskun nro / Invoice no.").
+
+    >>> from ingestion.invoices.words import Word
+    >>> row = [Word(t, x, 0, x + 6 * len(t), 9, 1) for t, x in (("Laskun", 0), ("nro", 40), ("/", 62), ("Invoice", 68))]
+    >>> phrase_start(row, 0, 3)
+    0
+    """
+    while start > end and row[start].x0 - row[start - 1].x1 < 0.6 * row[start].height and \
+            not any(ch.isdigit() for ch in row[start - 1].text) and not row[start - 1].text.endswith(":"):
+        start -= 1
+    return start

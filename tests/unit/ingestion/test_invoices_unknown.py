@@ -121,17 +121,22 @@ def test_a_country_that_is_no_country_name_is_flagged_not_passed_on():
 
 
 def test_a_field_taken_from_several_different_unlabelled_values_is_flagged():
-    # No known label: the seller's country and the delivery country, two dates; each first one taken and doubted.
+    # No known label: the seller's country and another, two dates; each first one taken and doubted.
     from ingestion.invoices.leftovers import eliminate
 
     def row(y, *texts):
         return [Word(t, 50 + 80 * i, y - 5, 110 + 80 * i, y + 5, 1) for i, t in enumerate(texts)]
-    rows = [row(100, "Hartwell", "Gifts", "France"), row(115, "Deliver", "to:", "Germany"),
+    rows = [row(100, "Hartwell", "Gifts", "France"), row(115, "Made", "in:", "Germany"),
             row(130, "Raised", "on:", "2010-12-01"), row(145, "Stamped:", "2010-12-31"), row(160, "Folio:", "536365")]
     fields, boxes = InvoiceFields(), {}
     doubts = eliminate(fields, boxes, rows, set())
     assert (fields.country, fields.invoice_date, fields.invoice_number) == ("France", dt.date(2010, 12, 1), "536365")
     assert [name for name, _ in doubts] == ["invoice date told apart", "country told apart"]
+    # The country of the lines that say whom the goods go to is the customer's, not the sender's: no doubt.
+    rows[1] = row(190, "Deliver", "to:", "Germany")  # an address block of its own, under the others
+    fields, boxes = InvoiceFields(), {}
+    doubts = eliminate(fields, boxes, rows, set())
+    assert fields.country == "Germany" and [name for name, _ in doubts] == ["invoice date told apart"]
 
 
 def test_a_value_whose_unknown_label_names_an_order_or_a_due_date_is_no_candidate():
