@@ -17,6 +17,7 @@ import re
 from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
+from ingestion.invoices.parties import CUSTOMER_WORDS, senders, tokens, whose
 from ingestion.invoices.values import parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
@@ -69,7 +70,7 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         found["invoice_date"] += [d for d in _dates(free) if not _names_other(d[1][0], row, above)]
         found["country"] += _countries(free)
         found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text) and
-                                    not _names_other(w, row, above)]
+                                    not senders(w, row) and not _names_other(w, row, above)]
     doubts, filled = [], []
     for name, candidates in found.items():
         if getattr(fields, name) is not None or not candidates:
@@ -77,10 +78,10 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         filled.append(name)
         sure = False
         if name == "country":  # the customer's country before the sender's (in its letterhead)
-            whose = [_whose(c[1], first) for c in candidates]
-            best = [c for c, k in zip(candidates, whose) if k == min(whose)]
-            sure = min(whose) == 0 and len({str(v).lower() for v, _ in best}) == 1
-            candidates = best + [c for c, k in zip(candidates, whose) if k > min(whose)]
+            kinds = [whose(c[1], first) for c in candidates]
+            best = [c for c, k in zip(candidates, kinds) if k == min(kinds)]
+            sure = min(kinds) == 0 and len({str(v).lower() for v, _ in best}) == 1
+            candidates = best + [c for c, k in zip(candidates, kinds) if k > min(kinds)]
         value, words = candidates[0]
         setattr(fields, name, value)
         boxes[name] = span(words)
@@ -102,58 +103,9 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     return doubts
 
 
-_TO = {"to", "ship", "deliver", "delivery", "recipient"}  # "Bill to", "Ship to", "Delivery address"
-_FROM = {"from", "remit", "pay", "payable", "seller", "supplier", "vendor"}
-_SENDER = {"tel", "phone", "fax", "vat", "iban", "bic", "swift", "www", "e-mail", "email", "reg", "registration",
-           "mwst", "ust", "alv", "abn", "gst", "kvk", "tunnus"}  # a letterhead's contact and company numbers
 
-
-def _block(words: list[Word], rows: list[list[Word]]) -> set[str]:
-    """The words (:func:`_tokens`) of the block a country's ``words`` stand in: the lines above and below it a line
-    apart, over it or a little to either side (an address, a letterhead), not the next column's."""
-    first, h = words[0], words[0].height
-    x0, x1 = first.x0 - 6 * h, words[-1].x1 + 6 * h
-    page = sorted((r for r in rows if r and r[0].page == first.page), key=lambda r: r[0].y0)
-    seen: set[str] = set()
-    for order in (reversed(page), page):
-        last = first.y1  # the foot of the block's last line: lines are a line's height or so apart
-        for row in order:
-            block = [w for w in row if w.x1 > x0 and w.x0 < x1]
-            if not block or (row[0].y0 > first.y0) != (order is page) or row[0].y0 == first.y0:
-                continue
-            foot = max(w.y1 for w in block)
-            if abs(foot - last) > 1.6 * h:
-                break
-            last = foot
-            seen |= {t for w in block for t in _tokens(w.text)}
-    return seen | {t for row in page if row[0].y0 == first.y0 for w in row if first.x0 - 20 * h < w.x0 < x1
-                   for t in _tokens(w.text)}  # and its own line's, with a label before it ("Deliver to: Germany")
-
-
-def _tokens(text: str) -> set[str]:
-    """A word in lower case, and its parts between hyphens and full stops ("ALV-nro": alv-nro, alv, nro)."""
-    text = text.lower().strip(".:#")
-    return {text, *re.split(r"[\-.]", text)}
-
-
-def _whose(words: list[Word], rows: list[list[Word]]) -> int:
-    """Whose a country is, by the block it stands in (:func:`_block`): 0 the customer's (a word naming the customer,
-    :data:`CUSTOMER_WORDS`, or the addressee, "Bill to", "Ship to"), 2 the sender's (its letterhead: a phone, a VAT
-    or bank number, or "Remit to", "From"), 1 either.
-
-    >>> w = lambda t, x, y: Word(t, x, y, x + 6 * len(t), y + 9, 1)
-    >>> rows = [[w("Bill", 40, 0), w("to", 70, 0), w("Acme", 300, 0)], [w("Leeds", 40, 12), w("Wales", 300, 12)],
-    ...         [w("England", 40, 24), w("Tel.", 300, 24)]]
-    >>> _whose(rows[2][:1], rows), _whose(rows[1][1:], rows)
-    (0, 2)
-    """
-    seen = _block(words, rows)
-    if seen & (_FROM | _SENDER) or any("@" in t for t in seen):
-        return 2
-    return 0 if seen & _TO or any(t.startswith(CUSTOMER_WORDS) for t in seen) else 1
-
-
-OTHER_WORDS = {"order", "po", "delivery", "dispatch", "due", "pay", "payment", "phone", "tel", "telephone", "fax",
+OTHER_WORDS = {"order", "po", "delivery", "deliv", "dispatch", "due", "pay", "payment", "phone", "tel", "telephone",
+               "fax",
                "reg", "registration", "iban", "swift", "bic", "sort",
                "vat", "mwst", "ust", "tva", "iva", "btw", "gst", "abn", "alv", "uid", "idnr", "y-tunnus"}
 """Words that make a label one of a value the reader does not return ("Your order", "Pay by", a tax number's
@@ -168,8 +120,7 @@ def _names_other(w: Word, row: list[Word], above: list[Word]) -> bool:
     >>> _names_other(row[2], row, []), _names_other(row[2], row[2:], [Word("PO", 90, -12, 100, -3, 1)])
     (True, True)
     """
-    return any(t in OTHER_WORDS for v in _label(w, row, above)
-               for t in (v.text.lower().strip(".:#"), *re.split(r"[\-.]", v.text.lower().strip(".:#"))))
+    return any(tokens(v.text) & OTHER_WORDS for v in _label(w, row, above))
 
 
 def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
@@ -190,11 +141,6 @@ def _label(w: Word, row: list[Word], above: list[Word]) -> list[Word]:
             b += 1
         over = list(range(a, b + 1))
     return [above[k] for k in over] + label[::-1]
-
-
-CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer", "debtor", "sold", "bill",
-                  "member", "patron", "purchaser", "consignee", "payer", "subscriber", "kunde", "klant", "cliente")
-"""Beginnings of the words a label of the customer's number holds in any wording (``Debtor ref.``, ``Sold-to``)."""
 
 
 def _customer_word(label: list[Word]) -> bool:
@@ -292,15 +238,16 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
             if before is not None and not before.text.endswith(":") and w.x0 - before.x1 < 0.5 * w.height:
                 glued.append(w)  # one space on from a word: a line of an address ("Boston MA 02110")?
                 continue
-            if _names_other(w, row, rows[r - 1] if r else []):
+            over = _row_over(w, rows, r)  # the row of its label, when one stands over it
+            if _names_other(w, row, over):
                 continue  # an order or phone number
-            above = [v for v in rows[r - 1] if v.x0 < w.x1 and w.x0 < v.x1] if r else []
+            above = [v for v in over if v.x0 < w.x1 and w.x0 < v.x1]
             labelled = (before is not None and _WORDS.fullmatch(before.text)) or \
                 (above and all(_WORDS.fullmatch(v.text) for v in above))
             if labelled:
                 found.append(w)
-                named[id(w)] = _customer_word(_label(w, row, rows[r - 1] if r else []))
-            elif _customer_word(_label(w, row, rows[r - 1] if r else [])):
+                named[id(w)] = _customer_word(_label(w, row, over))
+            elif _customer_word(_label(w, row, over)):
                 odd.append(w)  # under or after a customer's label of signs this reader does not read
     if len(found) == 1:
         fields.customer_id, boxes["customer_id"] = found[0].text, span(found)
@@ -318,6 +265,17 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
             "stands under or after a label of signs this reader does not read"
         doubts.append(("customer ID told apart", f"no label names the customer; {(glued or odd)[0].text!r} {how}; "
                                                  "none was taken: check the page"))
+
+
+def _row_over(w: Word, rows: list[list[Word]], r: int) -> list[Word]:
+    """The nearest row above ``rows[r]`` with a word over ``w``, less than a line and a half up (rows between that
+    stand beside it, an address's lines in another column, are passed over); else the row just above."""
+    for row in reversed(rows[:r]):
+        if w.y0 - max(v.y1 for v in row) > 1.5 * w.height:
+            break
+        if any(v.x0 < w.x1 and w.x0 < v.x1 for v in row):
+            return row
+    return rows[r - 1] if r else []
 
 
 def _free_amounts(rows: list[list[Word]], boxes: dict[str, Box],
@@ -356,17 +314,31 @@ def _header_amounts(fields: InvoiceFields, boxes: dict[str, Box], first: list[li
              "not found: it may be one; check it")]
 
 
+def _net_first(amounts: list, total: Decimal, tax: Decimal | None) -> list:
+    """``amounts`` with the one that makes ``total`` with ``tax`` (or with another of them, smaller) first."""
+    for k, ((value, _), _) in enumerate(amounts):
+        others = [tax] if tax is not None else [a[0][0] for j, a in enumerate(amounts) if j != k]
+        if value != total and abs(value) <= abs(total) and any(value + t == total and abs(t) <= abs(value)
+                                                                for t in others):
+            return [amounts[k], *amounts[:k], *amounts[k + 1:]]
+    return amounts
+
+
 def _totals(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]], hidden: dict[str, Box],
             currencies: list[str]) -> list[tuple[str, str]]:
     """The amounts after the last item row no label claimed, given to the totals still missing by size: printed
-    with cents (a running header's "536821 -" is no amount). A tax of 0.00 taken so is a doubt: subtotal + 0.00 =
-    total holds of any zero printed there (a payment of 0.00)."""
+    with cents (a running header's "536821 -" is no amount). The subtotal is the amount that with the tax (or with
+    another amount, the tax then) makes the total, where one does: the total printed twice is no subtotal
+    ("Net 357,00  VAT 71,40  Amount due 428,40" over a summary of the tax). A tax of 0.00 taken so is a doubt:
+    subtotal + 0.00 = total holds of any zero printed there (a payment of 0.00)."""
     amounts = _free_amounts(rows, boxes, hidden)
     if not amounts:
         return []
     amounts.sort(key=lambda a: abs(a[0][0]), reverse=True)
     for name in ("total", "subtotal"):
         if getattr(fields, name) is None and amounts:
+            if name == "subtotal" and fields.total is not None:
+                amounts = _net_first(amounts, fields.total, fields.tax)
             (value, currency), words = amounts.pop(0)
             setattr(fields, name, value)
             boxes[name] = span(words)

@@ -45,10 +45,11 @@ LABELS = _phrases({
     "invoice_number": ("Invoice No.", "Invoice #", "Inv. Number", "Document no.", "Invoice number", "Inv. No.",
                        "Invoice num", "Credit note no.", "Credit note #", "Credit note number", "Credit no.",
                        "Bill no.", "Bill number", "Invoice ID", "Document number", "Inv #", "No. of invoice",
-                       "Our invoice no.", "Posted invoice no.", "Credit memo no.", "Credit memo number"),
+                       "Our invoice no.", "Posted invoice no.", "Credit memo no.", "Credit memo number",
+                       "Invoice-No."),
     "invoice_date": ("Date", "Invoice date", "Issued", "Date of invoice", "Issue date", "Date issued",
                      "Billing date", "Tax point", "Invoice dated", "Credit note date", "Document date", "Posting date",
-                     "Tax date"),
+                     "Tax date", "Invoice-Date"),
     "customer_id": ("Customer", "Account", "Client ID", "Customer no.", "Account no.", "Customer ID",
                     "Customer number", "Account number", "Client", "Client no.", "Customer #", "Account #",
                     "Customer code", "Client number", "Customer account", "Debtor no.", "Sold-to customer no.",
@@ -76,7 +77,7 @@ LABELS = _phrases({
               "Customer PO", "Your reference", "External document no.", "Amount paid", "Payments received",
               "Payment received", "Paid by card", "Amount received", "Less payments", "Amount outstanding",
               "Remaining amount", "Country of origin", "Origin", "Country of origin of goods", "Origin of goods",
-              "Shipping method", "Delivery method"),
+              "Shipping method", "Delivery method", "Net due date"),
     # Charges beside the goods under the items, not the tax ("Delivery: 0.00" is no unlabelled tax); over the
     # items the same words head an address ("Delivery"), and are no label.
     "charge": ("Delivery", "Delivery charge", "Carriage", "Carriage net", "Postage", "Postage & packing",

@@ -142,3 +142,27 @@ def test_totals_labelled_in_two_languages_over_their_values_end_the_table():
     assert _lines(reading) == LINES
     assert (reading.fields.subtotal, reading.fields.tax, reading.fields.total) == (
         Decimal("22.20"), Decimal("4.22"), Decimal("26.42"))
+
+
+def test_a_summary_of_the_tax_under_the_items_gives_the_subtotal_tax_and_total():
+    """``Rate  Net  Plus VAT  Invoice value`` over ``25,0 %  22,20€  5,55€  27,75€``, the total printed again
+    below: the amounts that add up are the subtotal and the tax, not the total printed twice."""
+    totals = [(300, 330, "Rate", False), (360, 330, "Net", False), (420, 330, "Plus VAT", False),
+              (500, 330, "Invoice value", False), (300, 342, "25,0 %", False), (360, 342, "22,20€", False),
+              (420, 342, "5,55€", False), (500, 342, "27,75€", False), (450, 360, "Invoice value", False),
+              (550, 360, "27,75€", True)]
+    reading = read_invoice(_pdf(_table() + totals), "i.pdf")
+    assert (reading.fields.subtotal, reading.fields.tax, reading.fields.total) == (
+        Decimal("22.20"), Decimal("5.55"), Decimal("27.75"))
+
+
+def test_a_customer_number_under_its_label_with_an_address_line_printed_between():
+    """``Sold-to Party`` over ``14047``, a line of the sender's address at the left printed half-way between: the
+    number stands under its label, the customer's."""
+    header = [(40, 60, "Brackenfield Gift Co. Ltd"), (40, 71, "Leeds LS10 1QP"), (300, 66, "Document No."),
+              (420, 66, "Sold-to Party"), (300, 78, "536615"), (420, 78, "14047"), (300, 96, "Billing Date"),
+              (300, 108, "02-DEC-10"), (300, 120, "Net Due Date"), (300, 132, "01-JAN-11"),
+              (40, 150, "Country: United Kingdom"), (40, 162, "Currency: GBP")]
+    reading = read_invoice(_pdf(_table() + _totals(330, "22.20"), header=header), "i.pdf")
+    f = reading.fields
+    assert (f.invoice_number, f.customer_id, str(f.invoice_date)) == ("536615", "14047", "2010-12-02")
