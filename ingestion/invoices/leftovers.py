@@ -66,11 +66,12 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         not skip or row_key(row) < min(skip))]  # the header: above the items, not the bank details below
     found: dict[str, list[tuple[object, list[Word]]]] = {"invoice_date": [], "country": [], "invoice_number": []}
     for r, row in enumerate(first):
-        free, above = [w for w in row if not _taken(w, boxes, hidden)], first[r - 1] if r else []
-        found["invoice_date"] += [d for d in _dates(free) if not _names_other(d[1][0], row, above)]
+        free = [w for w in row if not _taken(w, boxes, hidden)]
+        found["invoice_date"] += [d for d in _dates(free)
+                                  if not _names_other(d[1][0], row, _row_over(d[1][0], first, r))]
         found["country"] += _countries(free)
         found["invoice_number"] += [(w.text, [w]) for w in free if re.fullmatch(r"C?\d{6,}", w.text) and
-                                    not senders(w, row) and not _names_other(w, row, above)]
+                                    not senders(w, row) and not _names_other(w, row, _row_over(w, first, r))]
     doubts, filled = [], []
     for name, candidates in found.items():
         if getattr(fields, name) is not None or not candidates:
@@ -269,13 +270,14 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
 
 def _row_over(w: Word, rows: list[list[Word]], r: int) -> list[Word]:
     """The nearest row above ``rows[r]`` with a word over ``w``, less than a line and a half up (rows between that
-    stand beside it, an address's lines in another column, are passed over); else the row just above."""
+    stand beside it, an address's lines in another column, are passed over), where its label would stand; else
+    none (a letterhead's telephone far above a title's number is no label of it)."""
     for row in reversed(rows[:r]):
         if w.y0 - max(v.y1 for v in row) > 1.5 * w.height:
             break
         if any(v.x0 < w.x1 and w.x0 < v.x1 for v in row):
             return row
-    return rows[r - 1] if r else []
+    return []
 
 
 def _free_amounts(rows: list[list[Word]], boxes: dict[str, Box],

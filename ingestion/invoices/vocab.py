@@ -53,7 +53,7 @@ LABELS = _phrases({
     "customer_id": ("Customer", "Account", "Client ID", "Customer no.", "Account no.", "Customer ID",
                     "Customer number", "Account number", "Client", "Client no.", "Customer #", "Account #",
                     "Customer code", "Client number", "Customer account", "Debtor no.", "Sold-to customer no.",
-                    "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C"),
+                    "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C", "Sold-to party"),
     "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
                 "Ship-to country", "Destination", "Country/Region", "Ship-to country/region",
                 "Shipping country", "Delivery country/region"),

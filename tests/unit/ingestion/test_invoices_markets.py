@@ -166,3 +166,12 @@ def test_a_customer_number_under_its_label_with_an_address_line_printed_between(
     reading = read_invoice(_pdf(_table() + _totals(330, "22.20"), header=header), "i.pdf")
     f = reading.fields
     assert (f.invoice_number, f.customer_id, str(f.invoice_date)) == ("536615", "14047", "2010-12-02")
+
+
+def test_a_number_far_under_a_letterheads_telephone_is_not_labelled_by_it():
+    """The invoice's number printed alone under the letterhead: the telephone's line three lines up is no label
+    of it, so it is the invoice number (found without a label)."""
+    header = [(40, 40, "Harbor & Vine Trading Co."), (40, 52, "Phone 201-555-3383"), (40, 90, "536600"),
+              (40, 110, "Invoice date: 2010-12-02"), (40, 122, "Currency: USD")]
+    reading = read_invoice(_pdf(_table() + _totals(330, "22.20"), header=header), "i.pdf")
+    assert reading.fields.invoice_number == "536600"
