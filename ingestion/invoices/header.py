@@ -2,7 +2,9 @@
 the field's type; a field whose label is not found is looked for by elimination from the values left over.
 
 A value to the right runs from the label to the next label or a wide gap (dotted leaders skipped); a value below
-is the text on the next row under the label, up to the next label on the label's row. A value that does not read
+is the text on the next row under the label as printed (from its first language's words, ``Laskun nro / Invoice
+no.``), up to the next label on the label's row, and not a row of other labels. A rate in a money label (``VAT 23 %``)
+is never the amount, and two labels never read one value. A value that does not read
 as its field's type (a date, an amount, a number) does not count, so ``VAT reg. no. GB 365 6271 67`` is not the
 tax and ``Tax invoice`` is not a tax label with a value. A known label whose value does not read, with the field
 then found elsewhere, is a doubt (the value it names may be printed in a form this reader does not read). A numeric

@@ -1,9 +1,12 @@
 """Header fields whose label was not found, read by elimination from the values no label claimed.
 
-A date, a country name and an invoice-number-like token left on page 1 above the items are the invoice's date, country and number
-(when several different ones are, the first is taken and a doubt names the field); a lone whole number under or
-after a word that is not a known label is the customer's number; and the amounts printed after the last item row
-are the totals: the largest (in size) is the total, the next the subtotal, and an amount that makes
+A date, a country name and an invoice-number-like token left on page 1 above the items are the invoice's date,
+country and number (when several different ones are, the first is taken and a doubt names the field; a country in
+a block naming the customer comes before others, one in the sender's letterhead after them, and no doubt is raised
+when only one block names the customer: :mod:`ingestion.invoices.parties`); a number after a letterhead's VAT or
+company number is none; a lone whole number under or after a word that is not a known label is the customer's
+number; and the amounts printed after the last item row are the totals: the largest (in size) is the total, the
+subtotal the one that makes it with the tax or another amount (else the next largest), and an amount that makes
 subtotal + it = total the tax. A value whose label, in words the vocabulary does not know, holds a word of
 another value's (``Your order``, ``Pay by``: :data:`OTHER_WORDS`) is no candidate. When a field was found this
 way, or no customer was, a value after a label of its own (``Ref.: INV/536365``) that nothing read is a doubt: it
