@@ -195,8 +195,8 @@ def _cell_matches(words: list[Word]) -> list[Match]:
                         for w in after):
             head = []  # "Rate %", "Amount incl. VAT": the column's content tells what it holds
         if head:
-            per = of < len(cell) and norm(cell[of].text) == "per" and head[-1].role in ("amount", "unit_price") or \
-                head[-1].role == "amount" and norm(cell[0].text) == "unit" and head[-1].start > 0  # "Unit Net"
+            per = (of < len(cell) and norm(cell[of].text) == "per" and head[-1].role in ("amount", "unit_price")) or (
+                head[-1].role == "amount" and norm(cell[0].text) == "unit" and head[-1].start > 0)  # "Unit Net"
             out.append(Match("unit_price" if per else head[-1].role, start, end))  # "Value per item": a price
         start = end
     return out

@@ -20,7 +20,7 @@ import re
 from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
-from ingestion.invoices.parties import CUSTOMER_WORDS, senders, tokens, whose
+from ingestion.invoices.parties import CUSTOMER_WORDS, NUMBER_WORDS, senders, tokens, whose
 from ingestion.invoices.values import parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
@@ -107,11 +107,8 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
     return doubts
 
 
-
-OTHER_WORDS = {"order", "po", "delivery", "deliv", "dispatch", "due", "pay", "payment", "phone", "tel", "telephone",
-               "fax",
-               "reg", "registration", "iban", "swift", "bic", "sort",
-               "vat", "mwst", "ust", "tva", "iva", "btw", "gst", "abn", "alv", "uid", "idnr", "y-tunnus"}
+OTHER_WORDS = NUMBER_WORDS | {"order", "po", "delivery", "deliv", "dispatch", "due", "pay", "payment", "telephone",
+                              "sort", "tva", "iva", "btw", "uid", "idnr", "y-tunnus"}
 """Words that make a label one of a value the reader does not return ("Your order", "Pay by", a tax number's
 "MWST-Nr." or "USt-IdNr."), in any wording; a word's parts between hyphens and full stops count too."""
 

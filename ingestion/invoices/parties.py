@@ -10,7 +10,7 @@ import re
 
 from ingestion.invoices.words import Word
 
-__all__ = ["CUSTOMER_WORDS", "SENDER_WORDS", "senders", "tokens", "whose"]
+__all__ = ["CUSTOMER_WORDS", "NUMBER_WORDS", "SENDER_WORDS", "senders", "tokens", "whose"]
 
 CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer", "debtor", "sold", "bill",
                   "member", "patron", "purchaser", "consignee", "payer", "subscriber", "kunde", "klant", "cliente")
@@ -18,8 +18,11 @@ CUSTOMER_WORDS = ("customer", "cust", "client", "account", "acct", "a/c", "buyer
 
 _TO = {"to", "ship", "deliver", "delivery", "recipient"}  # "Bill to", "Ship to", "Delivery address"
 _FROM = {"from", "remit", "pay", "payable", "seller", "supplier", "vendor"}
-SENDER_WORDS = {"tel", "phone", "fax", "vat", "iban", "bic", "swift", "www", "e-mail", "email", "reg",
-                "registration", "mwst", "ust", "alv", "abn", "gst", "kvk", "tunnus"}
+NUMBER_WORDS = {"tel", "phone", "fax", "reg", "registration", "iban", "bic", "swift", "vat", "mwst", "ust", "alv",
+                "abn", "gst"}
+"""Words of the labels of a sender's telephone, bank and tax numbers (parts of ``MWST-Nr.``, ``USt-IdNr.``): no
+invoice's or customer's number follows them."""
+SENDER_WORDS = NUMBER_WORDS | {"www", "e-mail", "email", "kvk", "tunnus"}
 """Words of a letterhead's contact details and company numbers, in any wording (parts of ``MWST-Nr.``, ``Y-tunnus``)."""
 
 
@@ -29,12 +32,13 @@ def _block(words: list[Word], rows: list[list[Word]]) -> set[str]:
     first, h = words[0], words[0].height
     x0, x1 = first.x0 - 6 * h, words[-1].x1 + 6 * h
     page = sorted((r for r in rows if r and r[0].page == first.page), key=lambda r: r[0].y0)
+    above, below = [r for r in page if r[0].y0 < first.y0][::-1], [r for r in page if r[0].y0 > first.y0]
     seen: set[str] = set()
-    for order in (reversed(page), page):
+    for order in (above, below):  # each way out from the country's line
         last = first.y1  # the foot of the block's last line: lines are a line's height or so apart
         for row in order:
             block = [w for w in row if w.x1 > x0 and w.x0 < x1]
-            if not block or (row[0].y0 > first.y0) != (order is page) or row[0].y0 == first.y0:
+            if not block:
                 continue
             foot = max(w.y1 for w in block)
             if abs(foot - last) > 1.6 * h:
