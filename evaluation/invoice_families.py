@@ -9,12 +9,14 @@ in :mod:`evaluation.invoice_held_b`, ``held-c``, a third held-aside family, in :
 :mod:`evaluation.invoice_held_f` and :mod:`evaluation.invoice_held_g`, and ``held-h``, an eighth (one ERP's forms in
 seven markets), written apart from the reader and the others, in :mod:`evaluation.invoice_held_h`, and ``held-i``, a
 ninth (the templates of online invoicing and small-business accounting apps), written apart from the reader and
-the others, in :mod:`evaluation.invoice_held_i`; all import :mod:`evaluation.invoice_layouts`.
+the others, in :mod:`evaluation.invoice_held_i`, and ``held-j``, a tenth (line-printer output of old billing systems
+and marketplaces' and web shops' order invoices), written apart from the reader and the others, in
+:mod:`evaluation.invoice_held_j`; all import :mod:`evaluation.invoice_layouts`.
 This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
 to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-9:]
-('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h', 'held-i')
+>>> FAMILIES[-10:]
+('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h', 'held-i', 'held-j')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -31,20 +33,21 @@ from evaluation.invoice_held_f import held_f_layout, held_f_vocabulary
 from evaluation.invoice_held_g import held_g_layout, held_g_vocabulary
 from evaluation.invoice_held_h import held_h_layout, held_h_vocabulary
 from evaluation.invoice_held_i import held_i_layout, held_i_vocabulary
+from evaluation.invoice_held_j import held_j_layout, held_j_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
 FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h",
-            "held-i")
+            "held-i", "held-j")
 
 
 _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
         "held-c": (held_c_layout, held_c_vocabulary), "held-d": (held_d_layout, held_d_vocabulary),
         "held-e": (held_e_layout, held_e_vocabulary), "held-f": (held_f_layout, held_f_vocabulary),
         "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary),
-        "held-i": (held_i_layout, held_i_vocabulary)}
+        "held-i": (held_i_layout, held_i_vocabulary), "held-j": (held_j_layout, held_j_vocabulary)}
 """The families written in modules of their own: each one's layout and vocabulary functions."""
 
 
