@@ -24,13 +24,16 @@ def joined(cells: list[dict[str, list[Word]]]) -> str | None:
     no description column and the code cells hold several words on most rows ("Item": ``22632 HAND WARMER``),
     ``"description"`` when there is no code column and every description starts with a code of three characters
     or more with a digit in it (``22632 HAND WARMER``, ``85123A - HEART``), or two in three of three rows or more (a
-    code such as ``POST`` has none; :func:`unsure_code` says which rows to check); else ``None``. A description that
+    code such as ``POST`` has none; :func:`unsure_code` says which rows to check), a code alone among them (its
+    description on the row below: ``85123A`` over ``WHITE HANGING HEART``); else ``None``. A description that
     starts with a count ("3 TRADITIONAL ...") has too few characters, and one such row is not every row.
 
     >>> def cell(*texts): return [Word(t, 10 * k, 0, 10 * k + 8, 9, 1) for k, t in enumerate(texts)]
     >>> joined([{"code": cell("22632", "HAND", "WARMER")}, {"code": cell("21135", "POSTCARD")}])
     'code'
     >>> joined([{"description": cell("22632", "HAND")}, {"description": cell("3", "STRIPEY", "MICE")}])
+    >>> joined([{"description": cell("85123A")}, {"description": cell("71053")}])
+    'description'
     """
     rows = [c for c in cells if c.get("code") or c.get("description")]
     if not rows:
@@ -38,8 +41,7 @@ def joined(cells: list[dict[str, list[Word]]]) -> str | None:
     if all(not c.get("description") for c in rows) and \
             sum(1 for c in rows if len(c.get("code", [])) > 1) > len(rows) / 2:
         return "code"
-    coded = sum(1 for c in rows if c.get("description") and len(c["description"]) > 1 and
-                _CODE.match(c["description"][0].text))
+    coded = sum(1 for c in rows if c.get("description") and _CODE.match(c["description"][0].text))
     if all(not c.get("code") for c in rows) and (coded == len(rows) or (len(rows) >= 3 and 3 * coded >= 2 * len(rows))):
         return "description"  # every row, or two in three of three or more (a code "POST" has no digit)
     return None

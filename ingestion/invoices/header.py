@@ -8,8 +8,8 @@ is never the amount, and two labels never read one value. A value that does not 
 as its field's type (a date, an amount, a number) does not count, so ``VAT reg. no. GB 365 6271 67`` is not the
 tax and ``Tax invoice`` is not a tax label with a value. A known label whose value does not read, with the field
 then found elsewhere, is a doubt (the value it names may be printed in a form this reader does not read). A numeric
-date that reads two ways (``01/12/2010``) is read in the order the document states (``MM/DD/YYYY``), and is a
-doubt, day first, when it states none.
+date that reads two ways (``01/12/2010``) is read in the order the document states (``MM/DD/YYYY``) or its other
+dates show (a due date of ``12/29/2010``), and is a doubt, day first, when it neither states nor shows one.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from collections import Counter
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, eliminate
 from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number,
-                                      month_first, parse_date, parse_money)
-from ingestion.invoices.vocab import (CHARGE, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words, norm,
-                                     phrase_start)
+                                      month_first, parse_date, parse_money, shown_order)
+from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words,
+                                     norm, phrase_start)
 from ingestion.invoices.words import Word, row_key, span
 
-__all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header"]
+__all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header", "which_dollar"]
 
 _LEADER = re.compile(r"^[.·…_\-:]+$")
 _MONEY_FIELDS = ("subtotal", "tax", "total")
@@ -206,7 +206,9 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         after_items = top is not None and row_key(row) > top
         matches = [Match(m.role, m.start, m.end) if m.role == "currency" else m  # "Billing currency": a code
                    for m in match_words(row, LABELS if after_items else LABELS_ABOVE_ITEMS, after=True, keep=True)]
-        matches = [Match(OTHER, m.start, m.end, m.qualified) if m.role == CHARGE else m for m in matches]
+        matches = [Match(OTHER, m.start, m.end, m.qualified) if m.role == CHARGE or (  # "GST No.": a tax number
+            m.role in _MONEY_FIELDS and m.end < len(row) and norm(row[m.end].text).strip(":") in IDS) else m
+            for m in matches]
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
@@ -300,15 +302,17 @@ def _shared(found: dict[str, tuple[object, list[Word]]], far: dict[str, Box | No
 
 
 def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None) -> list[tuple[str, str]]:
-    """The invoice date read month first when the document states that order (``MM/DD/YYYY``), and a doubt when
-    it is printed in numbers that read as two dates (``01/12/2010``) and the document states no order."""
+    """The invoice date read month first when the document states that order (``MM/DD/YYYY``) or its other dates
+    show it (a due date of ``12/29/2010``), and a doubt when it is printed in numbers that read as two dates
+    (``01/12/2010``) and the document neither states nor shows an order."""
     if fields.invoice_date is None or box is None:
         return []
     printed = " ".join(w.text for row in rows for w in row if w.page == box.page and box.x0 - 0.5 <= w.cx <= box.x1 + 0.5
                        and box.y0 - 0.5 <= w.cy <= box.y1 + 0.5)
     if not either_way(printed):
         return []
-    order = next((o for row in rows for w in row if (o := date_order(w.text))), None)
+    order = next((o for row in rows for w in row if (o := date_order(w.text))), None) or \
+        shown_order(printed, [w.text for row in rows for w in row])  # a due date of 12/29/2010: month first
     if order == "month":
         fields.invoice_date = month_first(printed)
     if order:
@@ -391,3 +395,39 @@ def document_currency(*groups: list[str]) -> str | None:
             return Counter(group).most_common(1)[0][0]
     return None
 
+
+
+_DOLLARS = ("AUD", "CAD", "HKD", "NZD", "SGD")  # the dollars "$" alone may stand for besides the US one
+_NOT_US = {"gst", "hst", "pst", "qst", "abn"}  # taxes and tax numbers no US invoice prints
+
+
+def which_dollar(currency: str | None, named: list[str], rows: list[list[Word]]) -> tuple[str | None, str | None]:
+    """The dollar a document's ``$`` stands for, and a doubt: ``$`` alone is read as the US dollar, but where the
+    document spells no ``USD`` (or ``US$``) and names one other dollar by its code (``All amounts in CAD``,
+    ``Balance Due (AUD)``), the amounts are in that one; naming several is a doubt, and so is a ``$`` with no code
+    on an invoice charging a tax no US invoice charges (``GST``, ``HST``: Australia, Canada, New Zealand ...).
+
+    >>> row = [Word("Total", 0, 0, 20, 9, 1), Word("$5.00", 30, 0, 50, 9, 1)]
+    >>> note = [Word("All", 0, 20, 10, 29, 1), Word("amounts", 12, 20, 40, 29, 1), Word("in", 42, 20, 50, 29, 1),
+    ...         Word("CAD", 52, 20, 70, 29, 1)]
+    >>> which_dollar("USD", ["USD", "CAD"], [row, note])
+    ('CAD', None)
+    >>> which_dollar("USD", ["USD"], [[Word("GST", 0, 0, 20, 9, 1), *row[1:]]])[1][:40]
+    'the amounts carry "$" and no code says w'
+    >>> which_dollar("USD", ["USD"], [row])
+    ('USD', None)
+    """
+    words = [w.text for row in rows for w in row]
+    if currency != "USD" or any("USD" in t.upper() or "US$" in t.upper() for t in words):
+        return currency, None
+    others = sorted({code for code in named if code in _DOLLARS})
+    if len(others) == 1:
+        return others[0], None
+    if others:
+        return currency, (f"the amounts carry \"$\" and the document names {len(others)} dollars "
+                          f"({', '.join(others)}); USD was taken: check the currency")
+    taxes = sorted({norm(t).strip("():.#") for t in words} & _NOT_US)
+    if taxes:
+        return currency, (f"the amounts carry \"$\" and no code says which dollar, and the document names "
+                          f"{taxes[0].upper()}, which no US invoice charges; USD was taken: check the currency")
+    return currency, None

@@ -20,7 +20,7 @@ import re
 from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
-from ingestion.invoices.values import CENTS
+from ingestion.invoices.values import CENTS, CURRENCIES
 from ingestion.invoices.vocab import HEADINGS, IDS, WHICH_QUANTITY, Match, match_words, norm
 from ingestion.invoices.words import Word
 
@@ -295,7 +295,7 @@ def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> li
 _SAME = {"excl", "ex", "excluding", "before", "net", "exc",  # words keeping what "Amount excl. VAT" names
          "each"} | WHICH_QUANTITY  # or "Qty Desp.", "Price Ea.": which quantity, and a price per unit
 _OTHER = {"incl", "inc", "including", "gross", "vat", "tax", "after"}  # words making it another value
-_CURRENCY = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "%", "£", "€", "$"}
+_CURRENCY = {mark.lower() for mark in CURRENCIES} | {"%"}  # "Amount AUD", "Price (A$)", "Rate %"
 _JOINS = {"/", "&", "+", "and", "or"}  # a word joining two names of one column ("Product / Service")
 
 
@@ -332,8 +332,14 @@ def _glued(columns: list[Column]) -> list[Column]:
         if spaced and prev.role and col.role and prev.role != col.role and len(prev.heading) == 1:  # "Item price":
             out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)  # the head word names it
             continue
-        if spaced and prev.role and norm(col.heading[0].text) in _JOINS | {col.heading[0].text}:  # "Product / Service"
+        joins = not apart and norm(col.heading[0].text) in _JOINS  # OCR's "&" too, however far it puts it
+        if (joins or spaced and norm(col.heading[0].text) == col.heading[0].text) and prev.role:  # "Product / Service"
             out[-1] = Column(prev.role, prev.x0, col.x1, prev.heading + col.heading)
+            continue
+        if not apart and {prev.role, col.role} <= {"code", "description"} and len(prev.heading) > 1 and \
+                norm(prev.heading[-1].text) in _JOINS:  # "Item & Description": one column, the code first
+            out[-1] = Column("code" if "code" in (prev.role, col.role) else prev.role, prev.x0, col.x1,
+                             prev.heading + col.heading)
             continue
         if apart or (prev.role and col.role and prev.role != col.role):
             out.append(col)

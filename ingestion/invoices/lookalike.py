@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
-__all__ = ["lookalike"]
+__all__ = ["english", "lookalike"]
 
 # Characters the recogniser reads for one another in printed invoices (capitals, digits, a lower-case l).
 _SWAPS = {"I": "L1l", "L": "I1", "l": "I1", "1": "IL", "0": "O", "O": "0", "5": "S", "S": "5", "8": "B", "B": "8",
@@ -41,6 +41,18 @@ def _english() -> frozenset[str]:
         raise ImportError("the English word list is missing: pip install wordninja==2.0.0")
     with gzip.open(Path(spec.origin).parent / "wordninja" / "wordninja_words.txt.gz", "rt", encoding="utf-8") as f:
         return frozenset(f.read().split())
+
+
+def english(word: str, shortest: int = 3) -> bool:
+    """Whether ``word`` (``shortest`` letters or more; each part of ``T-LIGHT`` or ``LOVE/HATE``) is English: a word
+    the recogniser read whole is not cut where its letters stand apart (``GLASS``, ``HOLDER``), and a cut must leave
+    English on both sides (``I LOVE``, not ``RE TROSPOT``).
+
+    >>> english("GLASS"), english("T-LIGHT"), english("ILOVE"), english("RETROSPOT"), english("I", shortest=1)
+    (True, True, False, False, True)
+    """
+    parts = word.strip(".,;:()'\"!?").lower().replace("/", "-").split("-")
+    return len(word) >= shortest and all(parts) and all(part in _english() for part in parts)
 
 
 def lookalike(word: str) -> str | None:

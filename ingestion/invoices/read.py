@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
 from ingestion.invoices.checks import gaps, misread_text, run_checks
-from ingestion.invoices.header import document_currency, printed_currencies, read_header
+from ingestion.invoices.header import document_currency, printed_currencies, read_header, which_dollar
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
 from ingestion.pdf.opening import check_document, open_pdf
@@ -71,6 +71,9 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
         doubts.append(("currency told apart", f"no amount carries a currency and {len(set(named))} are named "
                                               f"({', '.join(sorted(set(named)))}); {fields.currency} was taken: "
                                               "check it"))
+    fields.currency, dollar = which_dollar(fields.currency, named, rows)
+    if dollar:
+        doubts.append(("currency told apart", dollar))
     boxes.update(table.boxes)
     checks, review = run_checks(fields, table.lines, unread)
     scanned = {w.page for page in pages for row in page for w in row if w.ocr}

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from ingestion.invoices.vocab import UNITS
 
 __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
-           "parse_quantity", "three_decimals"]
+           "parse_quantity", "shown_order", "three_decimals"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
 _DOLLARS = {"US$": "USD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "SG$": "SGD", "C$": "CAD",
@@ -238,6 +238,27 @@ def date_order(text: str) -> str | None:
     if not m or m[1][0].lower() == m[2][0].lower():
         return None
     return "month" if m[1][0].lower() == "m" else "day"
+
+
+def shown_order(date: str, texts: list[str]) -> str | None:
+    """The order of day and month that the document's other numeric dates printed like ``date`` (the same
+    separator) show: one whose first number is over 12 is day first (``29/12/2010``), one whose second is, month
+    first (``12/29/2010``, a due date beside an invoice date of ``12/01/2010``); ``None`` when none shows it, or
+    they disagree.
+
+    >>> shown_order("12/01/2010", ["Due", "12/29/2010"]), shown_order("01/12/2010", ["29/12/2010", "12/29/2010"])
+    ('month', None)
+    >>> shown_order("01/12/2010", ["31-12-2010"]), shown_order("01-12-2010", ["31-12-2010"])
+    (None, 'day')
+    """
+    m = _NUMERIC_DATE.fullmatch(date.strip().rstrip(".,"))
+    sep = date.strip()[len(m[1])] if m else None
+    seen = set()
+    for text in texts:
+        d = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
+        if d and text.strip()[len(d[1])] == sep and 0 < int(d[1]) <= 31 and 0 < int(d[2]) <= 31:
+            seen |= {"day"} if int(d[1]) > 12 >= int(d[2]) else {"month"} if int(d[2]) > 12 >= int(d[1]) else set()
+    return seen.pop() if len(seen) == 1 else None
 
 
 def month_first(text: str) -> dt.date | None:

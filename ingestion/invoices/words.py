@@ -27,6 +27,7 @@ import numpy as np
 import pymupdf
 
 from core.invoices import Box
+from ingestion.invoices.lookalike import english
 
 __all__ = ["Word", "box_slope", "group_rows", "ocr_words", "page_words", "row_key", "skew", "span", "split_at"]
 
@@ -252,9 +253,12 @@ def _lost_spaces(piece: str, part: list[tuple[str, float, float]], y0: float, y1
                  blanks, space: float | None) -> list[Word]:
     """The word ``piece`` (its characters ``part``), split where a blank strip as wide as a space, and twice as
     wide as the word's own letter spacing, lies between two of its characters (not in one: the counter of an H
-    whose thin bar the blur left grey)."""
+    whose thin bar the blur left grey), when the words it leaves are English: an English word is left whole
+    (``GLASS``: the strip after a capital L of a small font is as wide as a space), and so is a name no cut makes
+    English (``RETROSPOT``, not ``RE T ROSPOT``)."""
     cuts = tuple((a[2] + b[1]) / 2 for a, b in zip(part, part[1:]))
-    if space and cuts and any(ch.isalpha() for ch in piece) and not any(ch.isdigit() for ch in piece):
+    if space and cuts and any(ch.isalpha() for ch in piece) and not any(ch.isdigit() for ch in piece) and \
+            not (piece.replace("-", "").replace("/", "").isalpha() and english(piece)):  # "FOB," may be "FOB ,"
         # Inside the word's characters' boxes (a narrow I's box is wider than its glyph: the strip may start
         # before the box's middle).
         lo, hi = part[0][1], part[-1][2]
@@ -266,8 +270,10 @@ def _lost_spaces(piece: str, part: list[tuple[str, float, float]], y0: float, y1
             if abs(cuts[k - 1] - at) >= min(abs((a + b) / 2 - at) for _, a, b in part):
                 continue
             if width >= max(_LOST_SPACE * space, 2 * spacing):
-                return _lost_spaces(piece[:k], part[:k], y0, y1, number, blanks, space) + \
+                words = _lost_spaces(piece[:k], part[:k], y0, y1, number, blanks, space) + \
                     _lost_spaces(piece[k:], part[k:], y0, y1, number, blanks, space)
+                if all(english(w.text, shortest=1) or not any(ch.isalpha() for ch in w.text) for w in words):
+                    return words
             break
     return [Word(piece, part[0][1], y0, part[-1][2], y1, number, True, cuts)]
 
