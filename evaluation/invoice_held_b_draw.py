@@ -18,7 +18,7 @@ from reportlab.pdfgen import canvas
 from evaluation.invoice_held_b import (HeldBLayout, address_lines, cell_text, header_pairs, heading_text, note_lines,
                                        seller_lines, title_of, totals_pairs)
 from evaluation.invoice_records import Invoice
-from evaluation.invoice_styles import Pen, Row, wrap
+from evaluation.invoice_styles import Pen, Row, fill_pages, wrap
 
 __all__ = ["paginate", "render_pdf"]
 
@@ -356,15 +356,7 @@ def paginate(inv: Invoice, lay: HeldBLayout) -> list[list[Row]]:
     later = _running(pen, inv, lay, 2) + _head_h(lay) + carry
     foot_top = _foot_top(lay) - (_box_h(lay) if lay.totals_place == "foot-box" else 0.0)
     bottom = foot_top - carry - lay.size
-    pages: list[list[Row]] = [[]]
-    y = first
-    for row in _rows(inv, lay, pen):
-        h = _row_h(lay, row.lines)
-        if y + h > bottom and pages[-1]:
-            pages.append([])
-            y = later
-        pages[-1].append(row)
-        y += h
+    pages, y = fill_pages(_rows(inv, lay, pen), lambda row: _row_h(lay, row.lines), first, later, bottom)
     if _totals(pen, inv, lay, y) > foot_top - lay.size:
         pages.append([])
     return pages

@@ -19,7 +19,7 @@ from reportlab.pdfgen import canvas
 from evaluation.invoice_held_i_parts import FOOT, foot, header, running, totals
 from evaluation.invoice_layouts import Layout
 from evaluation.invoice_records import Invoice
-from evaluation.invoice_styles import Pen, Row, wrap
+from evaluation.invoice_styles import Pen, Row, fill_pages, wrap
 
 __all__ = ["paginate", "render_pdf"]
 
@@ -130,15 +130,7 @@ def paginate(inv: Invoice, lay: Layout) -> list[list[Row]]:
     first = header(pen, inv, lay) + _head_height(lay)
     later = running(pen, inv, lay, 2) + _head_height(lay)
     bottom = lay.page[1] - lay.margin - pen.lead * FOOT
-    pages: list[list[Row]] = [[]]
-    y = first
-    for row in _rows(inv, lay, pen):
-        h = _height(lay, row)
-        if y + h > bottom and pages[-1]:
-            pages.append([])
-            y = later
-        pages[-1].append(row)
-        y += h
+    pages, y = fill_pages(_rows(inv, lay, pen), lambda row: _height(lay, row), first, later, bottom)
     if totals(pen, inv, lay, y) > bottom:
         pages.append([])
     return pages

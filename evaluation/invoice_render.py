@@ -33,9 +33,9 @@ from evaluation import invoice_held_i_draw as held_i_draw
 from evaluation import invoice_held_j_draw as held_j_draw
 from evaluation.invoice_layouts import FONTS, PAGES, Layout
 from evaluation.invoice_records import Invoice
-from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, foot,
-                                       foot_height, ledger_header, ledger_totals, receipt_header, receipt_totals, row_height, running_header,
-                                       summary_header, table_head, table_row, wrap)
+from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, fill_pages,
+                                       foot, foot_height, ledger_header, ledger_totals, receipt_header, receipt_totals,
+                                       row_height, running_header, summary_header, table_head, table_row, wrap)
 
 __all__ = ["NON_INVOICE_KINDS", "paginate", "render_non_invoice", "render_pdf", "truth"]
 
@@ -90,15 +90,7 @@ def paginate(inv: Invoice, lay: Layout) -> list[list[Row]]:
     heading = table_head(pen, 0.0)
     first, later = header(pen, inv, lay) + heading, running_header(pen, inv, lay, 2) + heading
     bottom = lay.page[1] - lay.margin - foot_height(lay)
-    pages: list[list[Row]] = [[]]
-    y = first
-    for row in _rows(inv, lay, pen):
-        h = row_height(lay, row)
-        if y + h > bottom and pages[-1]:
-            pages.append([])
-            y = later
-        pages[-1].append(row)
-        y += h
+    pages, y = fill_pages(_rows(inv, lay, pen), lambda row: row_height(lay, row), first, later, bottom)
     if totals is not None and totals(pen, inv, lay, y) > bottom:
         pages.append([])
     return pages

@@ -81,6 +81,25 @@ class Pen:
         return y + self.lead
 
 
+def fill_pages(rows, height, first: float, later: float, bottom: float) -> tuple[list[list[Row]], float]:
+    """``rows`` dealt onto pages, each ``height(row)`` high, from ``first`` on the first page (``later`` on the
+    others) down to ``bottom``; a page takes at least one row. Returns the pages and where the last one's rows end.
+
+    >>> fill_pages([1, 2, 3], lambda r: 10.0, 0.0, 5.0, 25.0)
+    ([[1, 2], [3]], 15.0)
+    """
+    pages: list[list[Row]] = [[]]
+    y = first
+    for row in rows:
+        h = height(row)
+        if y + h > bottom and pages[-1]:
+            pages.append([])
+            y = later
+        pages[-1].append(row)
+        y += h
+    return pages, y
+
+
 def wrap(text: str, width: float, pen: Pen) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` (a longer word keeps a line to itself)."""
     lines: list[str] = []
