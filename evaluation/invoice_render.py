@@ -31,6 +31,7 @@ from evaluation import invoice_held_g_draw as held_g_draw
 from evaluation import invoice_held_h_draw as held_h_draw
 from evaluation import invoice_held_i_draw as held_i_draw
 from evaluation import invoice_held_j_draw as held_j_draw
+from evaluation import invoice_held_k_draw as held_k_draw
 from evaluation.invoice_layouts import FONTS, PAGES, Layout
 from evaluation.invoice_records import Invoice
 from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, fill_pages,
@@ -53,7 +54,8 @@ OWN_PAGES = {"erp": (dev_f_draw.paginate, dev_f_draw.render_pdf),
              "held-g": (held_g_draw.paginate, held_g_draw.render_pdf),
              "held-h": (held_h_draw.paginate, held_h_draw.render_pdf),
              "held-i": (held_i_draw.paginate, held_i_draw.render_pdf),
-             "held-j": (held_j_draw.paginate, held_j_draw.render_pdf)}
+             "held-j": (held_j_draw.paginate, held_j_draw.render_pdf),
+             "held-k": (held_k_draw.paginate, held_k_draw.render_pdf)}
 
 
 def _scratch(lay: Layout) -> Pen:
