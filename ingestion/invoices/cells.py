@@ -89,7 +89,9 @@ def _code_like(text: str) -> bool:
 
 
 _CODE_LABELS = {"sku", "code", "item", "ref", "reference", "art", "article", "part", "product", "stock", "no", "#",
-                "id", "item no", "item #", "art no", "part no", "product no", "product code", "stock code", "item code"}
+                "id", "item no", "item #", "art no", "part no", "product no", "product code", "stock code", "item code",
+                "article no", "article #", "article number", "item number", "product number", "part number",
+                "stock no", "sku no", "ref no", "product id", "item id"}
 """Words that name a product's code printed beside it inside a description (``SKU: 21889``, ``Item #22632``)."""
 
 
@@ -118,18 +120,27 @@ def labelled_code(words: list[Word]) -> int | None:
     (None, None)
     >>> labelled_code(ws("Item", "#2196"))
     0
+
+    On scans, a colon read apart and a label cut in two read the same:
+
+    >>> labelled_code(ws("JAM", "Article", "no.", ":", "22960")), labelled_code(ws("JAM", "SK", "U:", "22960"))
+    (1, 1)
     """
     if len(words) < 2 or not _CODE.match(words[-1].text.lstrip("#")):
         return None
+    colon = words[-2].text == ":"  # OCR's colon a word of its own ("Article no. : 84846A")
+    end = len(words) - 1 - colon
     for n in (2, 1):
-        label = words[-1 - n:-1]
+        label = words[end - n:end]
         if len(label) < n:
             continue
-        key = " ".join(norm(w.text) for w in label)
-        said = label[-1].text.endswith((":", "#")) or key in ("sku", "#") or key.endswith(" #") or \
+        keys = [norm(w.text) for w in label]
+        key = " ".join(keys)
+        key = key if key in _CODE_LABELS else "".join(keys)  # OCR's "SK U:" for "SKU:"
+        said = colon or label[-1].text.endswith((":", "#")) or key in ("sku", "#") or key.endswith(" #") or \
             words[-1].text.startswith("#")
         if key in _CODE_LABELS and said:
-            return len(words) - 1 - n
+            return end - n
     return None
 
 

@@ -143,6 +143,11 @@ def gaps(lines: list[InvoiceLine], columns: Iterable[str] = ()) -> list[tuple[st
     [('line 2: code read', 'line 2 (page 1) has no code, which 2 of the 3 lines print: check it on the page')]
     >>> gaps(lines[1:2], {"code"})[0][1]
     'line 1 (page 1) has no code, though the table has a column of codes: check it on the page'
+
+    A code that reads as an amount is doubted too:
+
+    >>> gaps([InvoiceLine("129.12", "Mug", Decimal("1"), None, None, 1)])[0][0]
+    'line 1: code told apart'
     """
     out = []
     for key in ("code", "description"):
@@ -155,4 +160,8 @@ def gaps(lines: list[InvoiceLine], columns: Iterable[str] = ()) -> list[tuple[st
                     "though the table has a column of codes" if key == "code" else "as every item has one")
                 out.append((f"line {n}: {key} read", f"line {n} (page {line.page}) has no {key}, {which}: check it "
                                                      "on the page"))
+    for n, line in enumerate(lines, 1):  # "129.12" read as the code: a money column taken for the codes
+        if line.code and re.fullmatch(r"[-(]?[$£€]?\d[\d.,' ]*[.,]\d\d\)?", line.code.strip()):
+            out.append((f"line {n}: code told apart", f"the code of line {n} (page {line.page}), {line.code!r}, "
+                                                      "reads as an amount: check the line's code and values"))
     return out

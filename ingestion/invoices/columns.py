@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_digits, products, units_only, whole,
-                                      wording)
-from ingestion.invoices.vocab import HEADINGS, IDS, match_words, norm
+from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_digits, named, products, units_only,
+                                      whole, wording)
+from ingestion.invoices.vocab import HEADINGS, IDS, keys_of, match_words
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "merge_text", "split_unknown"]
+__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "heading_tail", "merge_text", "split_unknown"]
 
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _CODE_NAMES = IDS | {"sku"}  # a heading word naming codes ("Item No.", "SKU"), even over codes of words
@@ -28,6 +28,10 @@ class Column:
     x0: float
     x1: float
     heading: list[Word]
+
+    def keys(self) -> set[str]:
+        """The heading's words as compared with the vocabularies, a glued ``#`` apart (``STOCK#``: stock, #)."""
+        return {k for w in self.heading for k in keys_of(w.text)}
 
 
 def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
@@ -268,8 +272,11 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
         if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not (
-                {norm(w.text) for w in col.heading} & _CODE_NAMES):
+                col.keys() & _CODE_NAMES):
             col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
+        if col.role == "code" and not any(c.role == "description" for c in columns) and not col.keys() & _CODE_NAMES \
+                and named([r[k] for r in rows if k < len(r)]):
+            col.role = "description"  # "Item" over names with digits (CLOTHES PEGS PACK 24): the item's name
         if col.role == "description" and kinds[k] in ("code", "int") and has_digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description
         if col.role == "code" and counts_lines(rows, k, first) and (sum(1 for r in rows if k < len(r) and r[k]) > 1
@@ -352,9 +359,26 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     if k is None or match_words(columns[k].heading, HEADINGS):
         return []
     return [j for j, c in enumerate(columns) if c.role is None and distinct(rows, j) and has_digits(rows, j) and
-            column_kind(rows, j) in ("code", "int") and not {norm(w.text) for w in c.heading} & _OTHER_CODES]
+            column_kind(rows, j) in ("code", "int") and not c.keys() & _OTHER_CODES]
 
 
 _OTHER_CODES = {"vat", "tax", "hs", "hsn", "tariff", "commodity", "customs", "gst", "sac"}
 """Words of a heading naming the code of something other than the product (``VAT Code``, ``HS code``)."""
 
+
+def heading_tail(row: list[Word], above: list[Word], columns: list[Column]) -> bool:
+    """Whether ``row``, right under the heading rows (``above`` the last), ends headings printed over more lines
+    than two: no digit, each word under the heading of a column of numbers (a wrapped description's first row
+    stands under its own heading).
+
+    >>> cols = [Column("description", 0, 60, []), Column("unit_price", 100, 130, [])]
+    >>> above = [Word("(excl.", 100, 0, 125, 9, 1)]
+    >>> heading_tail([Word("VAT)", 102, 10, 120, 19, 1)], above, cols), heading_tail(
+    ...     [Word("HOLDER", 2, 10, 40, 19, 1)], above, cols)
+    (True, False)
+    """
+    if not row or any(ch.isdigit() for w in row for ch in w.text) or \
+            min(w.y0 for w in row) - max(w.y1 for w in above) > 0.6 * max(w.height for w in row):
+        return False
+    return all(any(c.role not in ("description", "code") and c.x0 - w.height < w.cx < c.x1 + w.height
+                   for c in columns) for w in row)

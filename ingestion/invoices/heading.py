@@ -109,11 +109,12 @@ def _over(found, upper: list[Word], words: list[Word]) -> bool:
 
 
 def _score(found, upper: list[Word] = (), words: list[Word] = ()) -> tuple[int, int]:
-    """How well heading matches read a row: the roles found less the ones found twice, then how many of the
-    ``upper`` row's words (of a stacked reading, ``words``) a match holds."""
+    """How well heading matches read a row: the roles found, then how many of the ``upper`` row's words (of a
+    stacked reading, ``words``) a match holds less the matches of a role found before (a line printer's ``Qty
+    Ord`` beside ``Qty`` shipped is one more quantity, and leaves no upper word unread as ``Qty`` alone would)."""
     roles = {m.role for m in found}
     held = {id(w) for m in found for w in words[m.start:m.end]}
-    return 2 * len(roles) - len(found), sum(id(w) in held for w in upper)
+    return len(roles), sum(id(w) in held for w in upper) - (len(found) - len(roles))
 
 
 def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
@@ -202,10 +203,15 @@ def _cell_matches(words: list[Word]) -> list[Match]:
     return out
 
 
+_STARTS = {phrase[:n] for phrase in HEADINGS for n in range(2, len(phrase))}
+"""The first words of the known headings of three words or more (``net unit`` of ``Net unit price``)."""
+
+
 def _one_heading(words: list[Word]) -> bool:
-    """Whether the last two of ``words`` are one known heading (``Product Code``, ``Item Description``), though the
-    last is a heading of its own too."""
-    return any(m.start == 0 and m.end == 2 for m in match_words(words[-2:], HEADINGS))
+    """Whether the last two of ``words`` are one known heading (``Product Code``, ``Item Description``), or begin
+    one (``Net unit`` over ``price``), though the last is a heading of its own too."""
+    return any(m.start == 0 and m.end == 2 for m in match_words(words[-2:], HEADINGS)) or \
+        tuple(norm(w.text) for w in words[-2:]) in _STARTS
 
 
 def _wordy(row: list[Word]) -> bool:
@@ -257,8 +263,33 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
             columns += more
     if len(columns) < 3:
         return None
-    columns.sort(key=lambda c: c.x0)
+    columns = sorted((_taxed(c) for c in columns), key=lambda c: c.x0)
     return Heading(first, columns, two_row, last, sure)
+
+
+_TAX_WORDS = {"vat", "tax", "gst", "hst", "pst", "qst", "mwst", "btw", "iva", "tva", "ust", "moms"}
+_NET_WORDS = {"excl", "excluding", "ex", "exc", "before", "net", "nett", "w/o", "without", "pre-tax"}
+_SUM_WORDS = {"total", "amount", "value", "sum", "net", "nett", "subtotal", "sub-total"}
+
+
+def _taxed(col: Column) -> Column:
+    """A heading naming a tax as what the column holds is no price nor amount of the goods: ``VAT rate``, ``HST
+    amount`` and ``Total (incl. VAT)`` beside the net amount, whose content may still tell (no role); naming the tax
+    left out, it is the goods' own (``Total (excl. VAT)`` the amount, ``Unit price excl. VAT`` the price).
+
+    >>> def col(role, *texts): return Column(role, 0, 9, [Word(t, 0, 0, 9, 9, 1) for t in texts])
+    >>> [_taxed(col(*c)).role for c in (("amount", "HST", "amount"), (None, "Total", "(excl.", "VAT)"),
+    ...                                 ("unit_price", "VAT", "rate"), ("unit_price", "Price", "ex", "VAT"))]
+    [None, 'amount', None, 'unit_price']
+    """
+    keys = {k.strip("()").strip(".") for k in col.keys()}
+    if not keys & _TAX_WORDS:
+        return col
+    if keys & _NET_WORDS:
+        role = col.role or ("amount" if keys & _SUM_WORDS else None)
+    else:
+        role = None if col.role in ("unit_price", "amount") else col.role
+    return Column(role, col.x0, col.x1, col.heading)
 
 
 def _second_line(rows: list[list[Word]], last: int, columns: list[Column]) -> list[Column] | None:

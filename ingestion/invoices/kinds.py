@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ingestion.invoices.values import CENTS, parse_int, parse_money, parse_quantity, three_decimals
+from ingestion.invoices.values import CENTS, CURRENCIES, parse_int, parse_money, parse_quantity, three_decimals
 from ingestion.invoices.vocab import UNITS, norm
 
-__all__ = ["cell_kind", "column_kind", "counts_lines", "distinct", "has_digits", "products", "units_only", "whole",
-           "wording"]
+__all__ = ["cell_kind", "column_kind", "counts_lines", "distinct", "has_digits", "named", "products", "units_only",
+           "whole", "wording"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
 _RATE = re.compile(r"[-(]?\d+(?:[.,]\d+)?\s?%\)?")
@@ -31,6 +31,18 @@ def wording(cells: list[list[str]]) -> bool:
     texts = [" ".join(c) for c in cells]
     words = sum(1 for t in texts if t.replace(" ", "").replace("-", "").isalpha() and norm(t) not in UNITS)
     return words > len(texts) / 2 and len(set(texts)) > len(texts) / 2
+
+
+def named(cells: list[str]) -> bool:
+    """Whether cells hold names: on most of them several words, the first not shaped as a code (no digit, or under
+    three characters: ``3 PIECE COOKIE CUTTER SET``), where a column of codes and names holds ``22632 HAND WARMER``.
+
+    >>> named(["CLOTHES PEGS PACK 24", "3 PIECE SET", "JAM SET"]), named(["22632 HAND WARMER", "21135 POSTCARD"])
+    (True, False)
+    """
+    texts = [t for t in cells if t]
+    firsts = [t.split()[0] for t in texts if len(t.split()) > 1]
+    return sum(1 for f in firsts if len(f) < 3 or not any(ch.isdigit() for ch in f)) > len(texts) / 2
 
 
 def cell_kind(text: str) -> str | None:
@@ -87,9 +99,10 @@ def distinct(rows: list[list[str]], k: int) -> bool:
 
 
 def units_only(rows: list[list[str]], k: int) -> bool:
-    """Whether column ``k``'s cells are all units of measure, as no codes are: ``[["PCS"], ["BOX"]]`` yes."""
+    """Whether column ``k``'s cells are all units of measure or currencies, as no codes are: ``[["PCS"], ["BOX"]]``
+    and ``[["CHF"], ["CHF"]]`` (the currency printed after each amount) yes."""
     cells = [norm(r[k]) for r in rows if k < len(r) and r[k]]
-    return bool(cells) and all(c in UNITS for c in cells)
+    return bool(cells) and all(c in UNITS or c.upper() in CURRENCIES for c in cells)
 
 
 def has_digits(rows: list[list[str]], k: int) -> bool:

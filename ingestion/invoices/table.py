@@ -24,7 +24,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from core.invoices import Box, InvoiceLine
 from ingestion.invoices.cells import (across, bracketed_code, code_in_description, joined, labelled_code, split_run,
                                        text_limit, unjoin, unsure_code, wraps)
-from ingestion.invoices.columns import Column, assign_roles, boundaries, code_rivals, merge_text, split_unknown
+from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, heading_tail, merge_text,
+                                        split_unknown)
 from ingestion.invoices.heading import RULE, find_heading, item_row
 from ingestion.invoices.kinds import counts_lines, wording
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity, three_decimals
@@ -114,8 +115,12 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         if not sure:
             continue  # the page's lines are left unread rather than read into the wrong columns
         start = last + 1
-        if start < len(rows) and _running_sum(rows[start], table.lines):
+        while start < len(rows) and heading_tail(rows[start], rows[start - 1], columns):
+            table.used.add(row_key(rows[start]))  # "VAT)" of "Unit price / (excl. / VAT)": the headings' third line
+            start += 1
+        if start < len(rows) and _running_sum(rows[start], table.lines) and _body(rows, start + 1):
             table.used.add(row_key(rows[start]))  # "Brought forward": the sum of the lines of the pages before
+            #                                        (with no line under it, the subtotal of a heading repeated alone)
             start += 1
         body = _body(rows, start)
         measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else _items_part(body)

@@ -47,6 +47,22 @@ CENTS = re.compile(r"\d[.,]\d\d(?![.,]?\d)|(?<![\d.,])(?:\d{1,3}(?:[,.' ]\d{3})*
 """
 _MONTHS = {m: i + 1 for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
                                             "nov", "dec"))}
+# The months' names in the other languages invoices are printed in (German, French, Dutch, Spanish, Italian,
+# Portuguese, Polish), by their first three letters where these name no other month, else by four.
+_MONTHS |= {"mär": 3, "mae": 3, "mai": 5, "okt": 10, "dez": 12, "janv": 1, "fév": 2, "févr": 2, "avr": 4,
+            "juin": 6, "juil": 7, "aoû": 8, "déc": 12, "mrt": 3, "mei": 5, "ene": 1, "abr": 4, "ago": 8, "dic": 12,
+            "gen": 1, "mag": 5, "giu": 6, "lug": 7, "set": 9, "ott": 10, "fev": 2, "out": 10, "sty": 1, "lut": 2,
+            "kwi": 4, "maj": 5, "cze": 6, "lip": 7, "sie": 8, "wrz": 9, "paź": 10, "lis": 11, "gru": 12}
+
+
+def _month(name: str) -> int | None:
+    """A month's number from its name or abbreviation in one of the languages of :data:`_MONTHS`.
+
+    >>> _month("Dezember"), _month("juillet"), _month("juin"), _month("DEC"), _month("Juice")
+    (12, 7, 6, 12, None)
+    """
+    name = name.lower().rstrip(".")
+    return _MONTHS.get(name[:4]) or _MONTHS.get(name[:3]) if name[:3] != "jui" else _MONTHS.get(name[:4])
 
 
 def _number(text: str) -> Decimal | None:
@@ -197,6 +213,11 @@ def parse_date(text: str) -> dt.date | None:
 
     >>> parse_date("December 1,2010")
     datetime.date(2010, 12, 1)
+
+    A line printer's date with nothing between its parts, and a month named in another language:
+
+    >>> [parse_date(t).isoformat() for t in ("01DEC10", "2. Dezember 2010", "1 déc. 2010", "1 grudnia 2010")]
+    ['2010-12-01', '2010-12-02', '2010-12-01', '2010-12-01']
     """
     t = text.strip().rstrip(".,").lower()
     t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
@@ -208,10 +229,10 @@ def parse_date(text: str) -> dt.date | None:
             return dt.date(int(m[1]), int(m[2]), int(m[3]))
         if m := re.fullmatch(r"(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})", t):
             return dt.date(_year(m[3]), int(m[2]), int(m[1]))
-        if m := re.fullmatch(r"(\d{1,2})[ /.-]+([a-z]{3})[a-z]*\.?[ /.-]+(\d{4}|\d{2})", t):
-            return dt.date(_year(m[3]), _MONTHS[m[2]], int(m[1])) if m[2] in _MONTHS else None
-        if m := re.fullmatch(r"([a-z]{3})[a-z]*\.? +(\d{1,2})(?:,? +|,)(\d{4})", t):  # OCR: "1,2010"
-            return dt.date(int(m[3]), _MONTHS[m[1]], int(m[2])) if m[1] in _MONTHS else None
+        if m := re.fullmatch(r"(\d{1,2})[ /.-]*([^\W\d_]{3,})\.?[ /.-]*(\d{4}|\d{2})", t):  # also 01DEC10
+            return dt.date(_year(m[3]), _month(m[2]), int(m[1])) if _month(m[2]) else None
+        if m := re.fullmatch(r"([^\W\d_]{3,})\.? +(\d{1,2})(?:,? +|,)(\d{4})", t):  # OCR: "1,2010"
+            return dt.date(int(m[3]), _month(m[1]), int(m[2])) if _month(m[1]) else None
     except ValueError:
         return None
     return None

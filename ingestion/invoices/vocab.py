@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "WHICH_QUANTITY", "Match",
-           "field_words", "match", "match_words", "norm", "phrase_start"]
+           "field_words", "keys_of", "match", "match_words", "norm", "phrase_start"]
 
 
 def norm(word: str) -> str:
@@ -26,6 +26,17 @@ def norm(word: str) -> str:
     ('no', 'sub-total', 'qty')
     """
     return word.lower().strip().rstrip(":").rstrip(".")
+
+
+def keys_of(word: str) -> list[str]:
+    """A word as compared with the vocabularies, its ``#`` apart when glued to it (as line printers print a
+    number's label).
+
+    >>> keys_of("ITEM#"), keys_of("Qty."), keys_of("#")
+    (['item', '#'], ['qty'], ['#'])
+    """
+    key = norm(word)
+    return [key[:-1], "#"] if len(key) > 1 and key.endswith("#") and key[-2].isalpha() else [key]
 
 
 def field_words(name: str) -> str:
@@ -60,7 +71,7 @@ LABELS = _phrases({
     "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value",
                  "Total net amount", "Nett goods", "Net goods", "Goods value", "Merchandise total", "Items subtotal",
-                 "Order subtotal", "Item subtotal"),
+                 "Order subtotal", "Item subtotal", "Merchandise"),
     "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount", "Value added tax"),
     "currency": ("Currency", "Currency code"),
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
@@ -78,7 +89,8 @@ LABELS = _phrases({
               "Customer PO", "Your reference", "External document no.", "Amount paid", "Payments received",
               "Payment received", "Paid by card", "Amount received", "Less payments", "Amount outstanding",
               "Remaining amount", "Country of origin", "Origin", "Country of origin of goods", "Origin of goods",
-              "Shipping method", "Delivery method", "Net due date"),
+              "Shipping method", "Delivery method", "Net due date", "Ord #", "Ord no.", "Ord date", "Ord dt",
+              "Order dt", "Due dt", "Net due", "Ship date", "Ship dt", "Run date"),
     # Charges beside the goods under the items, not the tax ("Delivery: 0.00" is no unlabelled tax); over the
     # items the same words head an address ("Delivery"), and are no label.
     "charge": ("Delivery", "Delivery charge", "Carriage", "Carriage net", "Postage", "Postage & packing",
@@ -88,8 +100,9 @@ OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
 CHARGE = "charge"
 """The role of :data:`LABELS` naming a charge under the items (delivery, postage): claimed and dropped there."""
-LABELS_ABOVE_ITEMS = {k: v for k, v in LABELS.items() if v != CHARGE}
-""":data:`LABELS` as the rows over the items are read: no charges (there "Delivery" heads an address)."""
+LABELS_ABOVE_ITEMS = {k: v for k, v in LABELS.items() if v != CHARGE} | {("acct",): "customer_id"}
+""":data:`LABELS` as the rows over the items are read: no charges (there "Delivery" heads an address), and ``Acct``
+alone the customer's account (under the items it is a bank account's)."""
 HEADINGS = _phrases({
     "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
              "Ref", "Reference", "Part number", "Item #", "Product no.", "Product #", "Product ID", "Product ref.",
@@ -100,10 +113,10 @@ HEADINGS = _phrases({
     "quantity": ("Qty", "Pcs", "Units", "Quantity", "Qty.", "Qnty", "No. of units", "Count", "Hrs/Qty", "Qty/Hrs",
                  "Hours/Qty", "Qty/Hours"),
     "unit_price": ("Unit price", "Price", "Rate", "Price each", "Unit cost", "Each", "Unit", "Price/unit",
-                   "Unit rate"),
+                   "Unit rate", "U/Price", "Unit pr.", "Net unit price"),
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
                "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net",
-               "Total price", "Extended price"),
+               "Total price", "Extended price", "Item total", "Item subtotal", "Item amount"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
@@ -128,8 +141,15 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
 
     >>> [m.role for m in match(["Item", "Description"], HEADINGS, {1})]
     ['code', 'description']
+    >>> [(m.role, m.start, m.end) for m in match(["ITEM#", "DESCRIPTION", "QTY"], HEADINGS)]
+    [('code', 0, 1), ('description', 1, 2), ('quantity', 2, 3)]
     """
-    keys = [norm(w) for w in words]
+    keys, owner = [], []  # a word's "#" glued to it is a word of its own: ITEM# is Item #, CUST# Cust #
+    for index, word in enumerate(words):
+        for piece in keys_of(word):
+            keys.append(piece)
+            owner.append(index)
+    breaks = {k for k in range(1, len(keys)) if owner[k] in breaks and owner[k - 1] != owner[k]}
     out, i = [], 0
     while i < len(keys):
         for n in range(min(_LONGEST, len(keys) - i), 0, -1):
@@ -146,7 +166,9 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
                 if role == "tax":
                     while end < len(keys) and _RATE.match(keys[end]):
                         end += 1
-                out.append(Match(role, i, end))
+                if owner[i] != (owner[i - 1] if i else -1) and owner[end - 1] != (owner[end] if end < len(keys)
+                                                                                   else -1):
+                    out.append(Match(role, owner[i], owner[end - 1] + 1))
                 i = end
                 break
         else:
@@ -230,8 +252,8 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
 
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
 _PLAIN = {"of", "in", "per", "each", "incl", "excl", "ex", "inc", "no", "to", "the", "a", "and", "&"}
-WHICH_QUANTITY = {"ea", "inv", "ord", "desp", "ordered", "shipped", "delivered", "supplied", "invoiced", "despatched",
-                  "dispatched", "billed"}
+WHICH_QUANTITY = {"ea", "inv", "ord", "desp", "ordered", "shipped", "shp", "shpd", "ship", "delivered", "supplied",
+                  "invoiced", "despatched", "dispatched", "billed"}
 """Words after a heading that keep what it names (``Qty Inv.``, ``Price Ea.``: which quantity, a price per unit);
 after a label they do not (``Date Shipped`` is no invoice date)."""
 _CODES = {"gbp", "eur", "usd", "chf", "sek", "nok", "dkk", "jpy", "aud", "cad"}

@@ -65,8 +65,23 @@ def span(words: list[Word]) -> Box | None:
 
 
 def page_words(page: pymupdf.Page, number: int) -> list[Word]:
-    """The text layer's words of ``page`` (numbered ``number``)."""
-    return [Word(w[4], w[0], w[1], w[2], w[3], number) for w in page.get_text("words") if w[4].strip()]
+    """The text layer's words of ``page`` (numbered ``number``), less the rules typed in characters."""
+    return [Word(w[4], w[0], w[1], w[2], w[3], number) for w in page.get_text("words")
+            if w[4].strip() and not typed_rule(w[4])]
+
+
+_TYPED_RULE = re.compile(r"[|¦]|[-=+_~*|]{3,}")
+
+
+def typed_rule(text: str) -> bool:
+    """Whether a word is a rule or a grid's bar typed in characters, as line printers and plain-text reports draw
+    them (``+-----+----+``, ``=====``, ``|``, ``***``): no text, and never a value. A lone dash is kept (a zero
+    in some columns).
+
+    >>> [typed_rule(t) for t in ("|", "+=====+====+", "-----", "***", "-", "--", "1-2", "|A")]
+    [True, True, True, True, False, False, False, False]
+    """
+    return bool(_TYPED_RULE.fullmatch(text.strip()))
 
 
 def split_line(text: str, x0: float, y0: float, x1: float, y1: float, number: int) -> list[Word]:
