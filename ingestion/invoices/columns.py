@@ -271,11 +271,11 @@ def assign_roles(columns: list[Column], rows: list[list[str]], first: int | None
             col.role = None  # a heading over no value ("Item" of "Item price"): the other columns' content tells
         if col.role in _NUMBER_ROLES and kinds[k] in ("text", "code"):
             col.role = None  # "Unit" over EA, PCS: a heading other software gives another role; the cells tell
-        if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not (
-                col.keys() & _CODE_NAMES):
+        codes_named = bool(col.keys() & _CODE_NAMES)
+        if col.role == "code" and wording([[r[k]] for r in rows if k < len(r) and r[k]]) and not codes_named:
             col.role = None  # "Item" over words: part of "Item Name", a description; "Item No." names codes
-        if col.role == "code" and not any(c.role == "description" for c in columns) and not col.keys() & _CODE_NAMES \
-                and named([r[k] for r in rows if k < len(r)]):
+        if col.role == "code" and not codes_named and not any(c.role == "description" for c in columns) and \
+                named([r[k] for r in rows if k < len(r)]):
             col.role = "description"  # "Item" over names with digits (CLOTHES PEGS PACK 24): the item's name
         if col.role == "description" and kinds[k] in ("code", "int") and has_digits(rows, k):
             col.role = None  # "Product" over 22558: part of "Product ID", the code, not the description

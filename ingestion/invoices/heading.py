@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
 from ingestion.invoices.values import CENTS, CURRENCIES
-from ingestion.invoices.vocab import HEADINGS, IDS, WHICH_QUANTITY, Match, match_words, norm
+from ingestion.invoices.vocab import BEFORE, HEADINGS, IDS, SUMS, TAXES, WHICH_QUANTITY, Match, match_words, norm
 from ingestion.invoices.words import Word
 
 __all__ = ["RULE", "Heading", "find_heading", "item_row"]
@@ -267,9 +267,8 @@ def _heading(rows: list[list[Word]], i: int, found, row: list[Word], last: int) 
     return Heading(first, columns, two_row, last, sure)
 
 
-_TAX_WORDS = {"vat", "tax", "gst", "hst", "pst", "qst", "mwst", "btw", "iva", "tva", "ust", "moms"}
-_NET_WORDS = {"excl", "excluding", "ex", "exc", "before", "net", "nett", "w/o", "without", "pre-tax"}
-_SUM_WORDS = {"total", "amount", "value", "sum", "net", "nett", "subtotal", "sub-total"}
+_TAX_WORDS = TAXES | {"pst", "qst", "tva", "ust", "moms"}  # and Canada's provincial, France's, Germany's, Sweden's
+_SUM_WORDS = SUMS | {"net", "nett"}  # a heading's "Net" is the net amount
 
 
 def _taxed(col: Column) -> Column:
@@ -285,7 +284,7 @@ def _taxed(col: Column) -> Column:
     keys = {k.strip("()").strip(".") for k in col.keys()}
     if not keys & _TAX_WORDS:
         return col
-    if keys & _NET_WORDS:
+    if keys & BEFORE:
         role = col.role or ("amount" if keys & _SUM_WORDS else None)
     else:
         role = None if col.role in ("unit_price", "amount") else col.role

@@ -62,7 +62,7 @@ def _month(name: str) -> int | None:
     (12, 7, 6, 12, None)
     """
     name = name.lower().rstrip(".")
-    return _MONTHS.get(name[:4]) or _MONTHS.get(name[:3]) if name[:3] != "jui" else _MONTHS.get(name[:4])
+    return _MONTHS.get(name[:4]) or (None if name[:3] == "jui" else _MONTHS.get(name[:3]))  # juin, juil.
 
 
 def _number(text: str) -> Decimal | None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "UNITS", "WHICH_QUANTITY", "Match",
-           "field_words", "keys_of", "match", "match_words", "norm", "phrase_start"]
+__all__ = ["BEFORE", "CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "SUMS", "TAXES", "UNITS",
+           "WHICH_QUANTITY", "Match", "field_words", "keys_of", "match", "match_words", "norm", "phrase_start"]
 
 
 def norm(word: str) -> str:
@@ -176,10 +176,13 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
     return out
 
 
-_TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes"}
-_BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett"}
+TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes"}
+"""Words naming a tax, in labels and headings (lower case, no full stop)."""
+BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett"}
+"""Words leaving a tax out (``excl. VAT``, ``Net``)."""
 _WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w"}
-_SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total"}
+SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total"}
+"""Words naming a sum (``Total``, ``Amount``)."""
 _FILLER = {"of", "the", "invoice", "document", "lines", "items", "goods", "&", "and", "%", "due", "grand"}
 _PAYABLE = {"payable", "due"}
 
@@ -197,22 +200,22 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
     words: list[str] = []
     for k, key in enumerate(keys[:5]):
         key = key.strip("()")
-        if (k and offset + k in breaks) or key not in _TAXES | _BEFORE | _WITH | _SUMS | _FILLER | _PAYABLE:
+        if (k and offset + k in breaks) or key not in TAXES | BEFORE | _WITH | SUMS | _FILLER | _PAYABLE:
             break
         words.append(key)
     while words and words[-1] in _FILLER - _PAYABLE:
         words.pop()
     bag = set(words)
-    taxed, before, after = bool(bag & _TAXES), bool(bag & _BEFORE), bool(bag & _WITH)
-    if len(words) == 2 and "payable" in bag and not before and not after and (taxed or bag & _SUMS):
+    taxed, before, after = bool(bag & TAXES), bool(bag & BEFORE), bool(bag & _WITH)
+    if len(words) == 2 and "payable" in bag and not before and not after and (taxed or bag & SUMS):
         return ("tax" if taxed else "total"), 2
-    if len(words) < 2 or not bag & (_SUMS | {"net", "gross"}):
+    if len(words) < 2 or not bag & (SUMS | {"net", "gross"}):
         return None
     if before and not after:
         return "subtotal", len(words)
     if after and not before and (taxed or "gross" in bag):
         return "total", len(words)
-    if taxed and not before and not after and bag & _SUMS:
+    if taxed and not before and not after and bag & SUMS:
         return "tax", len(words)
     return None
 
