@@ -7,8 +7,8 @@ import datetime as dt
 from decimal import Decimal
 
 from core.invoices import InvoiceFields, InvoiceLine
-from ingestion.invoices.checks import misread_text, run_checks
-from ingestion.invoices.lookalike import lookalike
+from ingestion.invoices.checks import gaps, misread_text, run_checks
+from ingestion.invoices.lookalike import english, lookalike
 
 D = Decimal
 
@@ -167,6 +167,13 @@ def test_a_look_alike_is_sought_in_letters_not_in_codes_or_short_words():
     assert lookalike("BOIL") is None  # English already, though a swap makes another word (BOLL)
     assert lookalike("SIQTH") is None  # only look-alikes are swapped: Q is no X
     assert lookalike("C0LOurs") == "colours"  # capitals only when most letters are
+    assert lookalike("ILOVE") == "I LOVE" and lookalike("ilove") == "i love"  # a space dropped after I, either case
+
+
+def test_a_word_is_english_only_when_every_part_of_it_is():
+    assert english("GLASS") and english("T-LIGHT") and english("LOVE/HATE") and english("holder.")
+    assert not english("ILOVE") and not english("RETROSPOT") and not english("T-") and not english("LOVE/XQZT")
+    assert not english("I") and english("I", shortest=1)
 
 
 def test_a_space_dropped_after_i_and_a_dash_read_as_1_are_doubted_on_scanned_lines():
@@ -180,3 +187,23 @@ def test_a_space_dropped_after_i_and_a_dash_read_as_1_are_doubted_on_scanned_lin
     assert [name for name, _ in doubts] == ["line 1: a word read may be misread", "line 2: a word read may be misread"]
     assert "'I LOVE' is" in doubts[0][1] and "'ITS 1 BEST'" in doubts[1][1]
     assert misread_text(lines, scanned={2}) == []
+
+
+def test_a_line_lacking_the_code_or_description_others_print_is_named_with_its_page():
+    lines = [_line(code="A1"), _line(code=None, page=2), _line(code="A3", page=2)]
+    assert gaps(lines) == [("line 2: code read", "line 2 (page 2) has no code, which 2 of the 3 lines print: check it "
+                                                 "on the page")]
+    uncoded = [_line(code=None), _line(code=None)]
+    assert gaps(uncoded) == []  # an invoice that prints no codes is not doubted for them
+    assert [name for name, _ in gaps(uncoded, {"code"})] == ["line 1: code read", "line 2: code read"]
+    unnamed = [_line(description=None), _line(description=None, page=3)]
+    assert gaps(unnamed)[1] == ("line 2: description read", "line 2 (page 3) has no description, as every item has "
+                                                            "one: check it on the page")
+
+
+def test_a_code_that_reads_as_an_amount_is_doubted():
+    lines = [_line(code=" 129.12 "), _line(code="(£1,204.50)"), _line(code="22633"), _line(code="85.123A")]
+    assert gaps(lines) == [("line 1: code told apart", "the code of line 1 (page 1), ' 129.12 ', reads as an amount: "
+                                                       "check the line's code and values"),
+                           ("line 2: code told apart", "the code of line 2 (page 1), '(£1,204.50)', reads as an "
+                                                       "amount: check the line's code and values")]
