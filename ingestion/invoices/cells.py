@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from ingestion.invoices.vocab import UNITS, norm
-from ingestion.invoices.words import Word
+from ingestion.invoices.words import Word, span
 
-__all__ = ["across", "bracketed_code", "code_in_description", "joined", "labelled_code", "text_limit", "unjoin",
-           "unsure_code", "wraps"]
+__all__ = ["across", "bracketed_code", "code_in_description", "joined", "labelled_code", "marks_to_numbers",
+           "text_limit", "unjoin", "unsure_code", "wrapped_below", "wraps"]
 
 _BRACKETED = re.compile(r"\[((?=[^\]]*\d)[A-Z0-9][A-Z0-9\-/._]{2,})\]", re.IGNORECASE)  # [22632] MUG: the code
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
@@ -176,6 +176,36 @@ def across(row: list[Word], edges: list[float]) -> Word | None:
     return next((w for w in row if not w.ocr for e in edges if w.x0 + w.height / 2 < e < w.x1 - w.height / 2), None)
 
 
+_SIGN = re.compile(r"(?:[A-Z]{0,3}\$|£|€)", re.IGNORECASE)  # $, £, €, HK$, US$: a sign apart from its number
+_AMOUNT = re.compile(r"[-(]?\d[\d.,' ]*[.,]\d{2,4}\)?-?")  # a number with cents, no sign
+
+
+def marks_to_numbers(row: list[Word]) -> list[Word]:
+    """A currency sign printed apart from the amount after it (a spreadsheet's accounting format sets it at the
+    cell's left edge, the amount at its right) moved to stand just before that amount, so both fall in the
+    amount's column, whatever column the gap between them reaches into (a sign a space before its amount is left
+    where it is). A row whose signs follow its amounts
+    (``3.39 €  72  244.08 €``) prints each after its own, and is left as it is.
+
+    >>> row = [Word("12", 390, 0, 402, 9, 1), Word("€", 406, 0, 412, 9, 1), Word("2.10", 438, 0, 452, 9, 1)]
+    >>> [(w.text, w.x0) for w in marks_to_numbers(row)]
+    [('12', 390), ('€', 437.0), ('2.10', 438)]
+    >>> [w.x0 for w in marks_to_numbers(row + [Word("€", 455, 0, 461, 9, 1), Word("72", 480, 0, 490, 9, 1)])]
+    [390, 406, 438, 455, 480]
+    """
+    signs = [k for k, w in enumerate(row) if _SIGN.fullmatch(w.text)]
+    before = sum(1 for k in signs if k and _AMOUNT.fullmatch(row[k - 1].text))
+    after = [k for k in signs if k + 1 < len(row) and _AMOUNT.fullmatch(row[k + 1].text) and
+             row[k + 1].x0 - row[k].x1 > 0.5 * row[k].height]  # further off than a space: "€ 2.10" stays
+    if len(after) <= before:
+        return row  # "2,55 €  15,30 €": each sign after its amount
+    out = list(row)
+    for k in after:
+        w, to = row[k], row[k + 1]
+        out[k] = Word(w.text, to.x0 - 1.0, w.y0, to.x0 - 1.0 + min(w.x1 - w.x0, 1.0), w.y1, w.page, w.ocr)
+    return out
+
+
 def split_run(row: list[Word], edges: list[float]) -> tuple[Word, Word] | None:
     """Two words a space apart on either side of a column edge, both words of letters (not a unit of measure):
     one text run read into two columns, where the edges were put wrong.
@@ -230,3 +260,33 @@ def wraps(tail: list[Word], words: list[Word], limit: float | None) -> bool:
     first, last = min(words, key=lambda w: w.x0), max(tail, key=lambda w: w.x1)
     slack = (1.5 if first.ocr or last.ocr else 0.5) * first.height
     return last.x1 + 0.25 * first.height + (first.x1 - first.x0) > limit - slack
+
+
+def wrapped_below(body: list[list[Word]], items: list[bool]) -> bool:
+    """Whether the rows without numbers (``items`` False) are the first lines of the item row below them, not the
+    rest of the one above: a spreadsheet sets a wrapped cell's numbers at its foot, so each run of such rows stands
+    a line apart from the item row under it and further from the one over it (the cells' padding). Every run
+    between two item rows must show it; a run under the last item row says the table wraps downwards.
+
+    >>> rows = [[Word(t, 0, y, 9, y + 8, 1)] for t, y in (("1", 0), ("A", 18), ("2", 29), ("B", 47), ("3", 58))]
+    >>> wrapped_below(rows, [True, False, True, False, True]), wrapped_below(rows[:4], [True, False, True, False])
+    (True, False)
+    """
+    seen, r = False, 0
+    while r < len(body):
+        if items[r]:
+            r += 1
+            continue
+        start = r
+        while r < len(body) and not items[r]:
+            r += 1
+        if r == len(body):
+            return False
+        if start == 0:
+            continue
+        top, foot, under = span(body[start]), span(body[r - 1]), span(body[r])
+        above = top.y0 - span(body[start - 1]).y1
+        if under.y0 - foot.y1 + 0.25 * (top.y1 - top.y0) >= above:
+            return False
+        seen = True
+    return seen

@@ -99,8 +99,10 @@ _MIXED = re.compile(r"[A-Z][a-z]+[A-Z]")
 def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str, str]]:
     """Doubts for text OCR may have misread, which no arithmetic check would catch: a lower-case letter inside a
     capitalised word (``PaCK``), or a word that is not English but one look-alike letter from an English word
-    (``TRADITIONAI``, :func:`ingestion.invoices.lookalike.lookalike`). Only lines on ``scanned`` pages (read by
-    OCR) are looked at.
+    (``TRADITIONAI``, :func:`ingestion.invoices.lookalike.lookalike`), a comma read against the word after it
+    and apart from the one before (``FOB ,FRONT``: printed so rarely, and ``FOB , FRONT`` read so often), or a
+    description starting with the line's number glued to a word (``1ANTIQUE`` on line 1). Only lines on
+    ``scanned`` pages (read by OCR) are looked at.
 
     >>> misread_text([InvoiceLine("21212", "PaCK OF 72 CAKE CASES", Decimal("1"), None, None, 2)], {2})
     [('line 1: text read in mixed case', "line 1 (page 2) reads 'PaCK': a letter may be misread; check it on the page")]
@@ -123,6 +125,18 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
             out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads "
                                                                 f"'{words[lone - 1]} 1 {words[lone + 1]}': the 1 may "
                                                                 "be a misread dash or I; check it on the page"))
+            continue
+        glued = re.match(rf"{n}[A-Z]{{2,}}\S*", line.description or "")
+        if glued:  # "1ANTIQUE" on line 1: the line's number read against its description
+            out.append((f"line {n}: a word read may be misread",
+                        f"line {n} (page {line.page}) reads {glued.group()!r}: the line's number may be read into "
+                        "its description; check it on the page"))
+            continue
+        comma = re.search(r"\S* ,\w+", line.description or "")
+        if comma:  # "KEY FOB ,FRONT DOOR": printed "FOB , FRONT" or "FOB, FRONT"; OCR cannot tell the spaces
+            out.append((f"line {n}: a word read may be misread",
+                        f"line {n} (page {line.page}) reads {comma.group()!r}: the spaces around the comma may be "
+                        "misread; check it on the page"))
             continue
         near = next(((t, w) for t in words if (w := lookalike(t))), None)
         if near:

@@ -16,7 +16,8 @@ from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_d
 from ingestion.invoices.vocab import HEADINGS, IDS, keys_of, match_words
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "heading_tail", "merge_text", "split_unknown"]
+__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "heading_tail", "merge_text", "split_counter",
+           "split_unknown"]
 
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _CODE_NAMES = IDS | {"sku"}  # a heading word naming codes ("Item No.", "SKU"), even over codes of words
@@ -37,7 +38,10 @@ class Column:
 def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
     """The x between each pair of neighbouring columns: the middle of an emptiest strip (by how many rows' words
     cover it, in 1 pt steps) from the left heading's start to the right heading's end; of several, the one most
-    within the gap between the two headings, then the widest. The emptiest is counted between words, where the
+    within the gap between the two headings, then the widest; but, before the description, one further right in
+    that gap (and :data:`_GUTTER` wide there, not a space between words) when the words between the two are values
+    with digits on a quarter of the rows or more (a spreadsheet's numeric codes stand at their cell's right edge,
+    just before the next column's text), not a text running on. The emptiest is counted between words, where the
     middles of words reaching into that span lie on both sides: a strip beside all of them (a margin under a
     heading wider than its values, or a column the rows leave empty) is as empty as nothing, and is taken only
     when it lies more within the headings' gap. Words OCR read in one line touch their neighbours, their x
@@ -66,10 +70,23 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
         least = min((cover[x - lo] for x in inside), default=min(cover))
         runs = _runs([x for x in range(lo, hi) if cover[x - lo] <= least + noise])
         gap0, gap1 = min(left.x1, right.x0) - 2, max(left.x1, right.x0) + 2
+
         def placed(r: tuple[int, int]) -> tuple[float, int]:  # how much within the headings' gap, then how wide
             return max(0.0, min(r[1], gap1) - max(r[0], gap0)), r[1] - r[0]
 
+        def gained(r: tuple[int, int], mid: float) -> int:  # rows whose codes a strip further right leaves left
+            words = [[w for w in row if mid <= w.cx < (r[0] + r[1]) / 2] for row in rows]
+            if any(not any(ch.isdigit() for ch in w.text) for ws in words for w in ws):
+                return 0  # words of a text running on, not values set at their cell's right edge
+            return sum(1 for ws in words if ws)
+
         a, b = max(runs, key=placed)
+        mid = (a + b) / 2
+        right_of = [(max(r[0], int(gap0)), min(r[1], int(gap1))) for r in runs  # (parts in the gap) before the
+                    if r[0] > b and right.role == "description"]  # description: a text, its words set from the left
+        right_of = [r for r in right_of if r[1] - r[0] >= _GUTTER and 4 * gained(r, mid) >= len(rows)]
+        if right_of:  # numbers at their cells' right edge, just before the next column's text: the left's values
+            a, b = max(right_of, key=lambda r: (gained(r, mid), r[1] - r[0]))
         low = min(cover[a - lo:b - lo])  # within a strip reaching over words beside an empty one, the empty part
         a, b = max(_runs([x for x in range(a, b) if cover[x - lo] == low]), key=placed)
         edge = (a + b) / 2
@@ -182,6 +199,34 @@ def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]
 
 
 _GUTTER = 3.0
+
+
+def split_counter(columns: list[Column], edges: list[float], rows: list[list[Word]],
+                  first: int) -> tuple[list[Column], list[float]]:
+    """The description's column split where each row's first word counts the lines (``first``, ``first + 1``, ...)
+    and ends left of where every row's next word starts: ``Item`` over the line numbers a word space before
+    ``Description`` reads as one heading (``Item Description``), though the rows show two columns. On one row, the
+    number must stand further off than a word space.
+
+    >>> rows = [[Word(str(n), 50, 0, 55, 9, 1), Word("MUG", 61, 0, 80, 9, 1)] for n in (1, 2)]
+    >>> cols, edges = split_counter([Column("description", 39, 110, [])], [], rows, 1)
+    >>> [c.role for c in cols], edges
+    (['line_no', 'description'], [58.0])
+    """
+    k = next((k for k, c in enumerate(columns) if c.role == "description"), None)
+    if k is None or not rows:
+        return columns, edges
+    lo, hi = edges[k - 1] if k else float("-inf"), edges[k] if k < len(edges) else float("inf")
+    cells = [[w for w in row if lo <= w.cx < hi] for row in rows]
+    if not all(len(c) > 1 for c in cells) or not counts_lines([[c[0].text] for c in cells], 0, first):
+        return columns, edges
+    end, start = max(c[0].x1 for c in cells), min(c[1].x0 for c in cells)
+    spaces = sorted(b.x0 - a.x1 for a, b in zip(cells[0][1:], cells[0][2:])) or [0.25 * cells[0][0].height]
+    if end >= start or len(rows) == 1 and start - end < 1.8 * spaces[len(spaces) // 2]:
+        return columns, edges  # one row: the number stands further off than a word space ("12 PENCILS")
+    col, edge = columns[k], (end + start) / 2
+    parts = [Column("line_no", col.x0, edge, []), Column("description", edge, col.x1, col.heading)]
+    return columns[:k] + parts + columns[k + 1:], edges[:k] + [edge] + edges[k:]
 
 
 def _camel(w: Word) -> list[Word]:

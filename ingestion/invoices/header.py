@@ -18,7 +18,7 @@ import re
 from collections import Counter
 
 from core.invoices import Box, InvoiceFields
-from ingestion.invoices.leftovers import COUNTRIES, eliminate
+from ingestion.invoices.leftovers import COUNTRIES, country_name, eliminate
 from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number,
                                       month_first, parse_date, parse_money, shown_order)
 from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words,
@@ -80,6 +80,9 @@ def _value(field: str, words: list[Word]):
         while len(words) > 1 and re.fullmatch(r"\(.*\):?", words[0].text) and (field not in _MONEY_FIELDS or (
                 parse_money(words[0].text) is None and not currency_mark(words[0].text))):  # not "(12.50)", "(EUR)"
             words = words[1:]
+    if field == "customer_id":  # "Buyer's Account No. 15525": the label's last word, not the number
+        while len(words) > 1 and norm(words[0].text).strip(":") in IDS:
+            words = words[1:]
     if field == "invoice_number":
         token = words[0].text.strip("#:")
         return (token, words[:1]) if is_invoice_number(token) else None
@@ -105,8 +108,12 @@ def _value(field: str, words: list[Word]):
         if text.lower() not in COUNTRIES:  # "Country of import: United Kingdom", the label read on into its value
             k = next((k for k in range(1, n) if " ".join(w.text for w in words[k:n]).lower() in COUNTRIES), None)
             if k is not None:
-                return " ".join(w.text for w in words[k:n]), words[k:n]
-        return text, words[:n]
+                return country_name(" ".join(w.text for w in words[k:n])), words[k:n]
+            k = next((k for k in range(n - 1, 0, -1) if words[k].x0 - words[k - 1].x1 > words[k].height and
+                      " ".join(w.text for w in words[:k]).lower() in COUNTRIES), None)
+            if k is not None:  # the next box's value, a gap after it ("United Kingdom     Felixstowe")
+                return country_name(" ".join(w.text for w in words[:k])), words[:k]
+        return country_name(text), words[:n]
     if field == "currency":
         code = currency_mark(words[0].text)
         return (code, words[:1]) if code else None

@@ -21,7 +21,8 @@ from typing import NamedTuple
 
 from ingestion.invoices.columns import Column
 from ingestion.invoices.values import CENTS, CURRENCIES
-from ingestion.invoices.vocab import BEFORE, HEADINGS, IDS, SUMS, TAXES, WHICH_QUANTITY, Match, match_words, norm
+from ingestion.invoices.vocab import (BEFORE, HEADINGS, IDS, OTHER, SUMS, TAXES, WHICH_QUANTITY, Match, match_words,
+                                     norm)
 from ingestion.invoices.words import Word
 
 __all__ = ["RULE", "Heading", "find_heading", "item_row"]
@@ -55,7 +56,7 @@ def find_heading(rows: list[list[Word]]) -> Heading | None:
             elif _score(lower) > _score(found):
                 continue  # the row below is the heading row
         last = i if row is rows[i] else i + 1
-        if len({m.role for m in found}) < 2 or _held(found, row) < len(row) * 0.5 or \
+        if len({m.role for m in found} - {OTHER}) < 2 or _held(found, row) < len(row) * 0.5 or \
                 any(CENTS.search(w.text) for w in row):  # amounts: a totals row ("Tax Total 21% on 408,00 85,68")
             continue
         heading = _heading(rows, i, found, row, last)
@@ -112,7 +113,7 @@ def _score(found, upper: list[Word] = (), words: list[Word] = ()) -> tuple[int, 
     """How well heading matches read a row: the roles found, then how many of the ``upper`` row's words (of a
     stacked reading, ``words``) a match holds less the matches of a role found before (a line printer's ``Qty
     Ord`` beside ``Qty`` shipped is one more quantity, and leaves no upper word unread as ``Qty`` alone would)."""
-    roles = {m.role for m in found}
+    roles = {m.role for m in found} - {OTHER}
     held = {id(w) for m in found for w in words[m.start:m.end]}
     return len(roles), sum(id(w) in held for w in upper) - (len(found) - len(roles))
 
@@ -338,7 +339,8 @@ def _glued(columns: list[Column]) -> list[Column]:
     of their own ("Pos." beside "Item", however close OCR reads them). OCR's one-letter slips in such a word
     (``Exel.``) are read as the word. In a text layer, a one-word heading a word space before another known one
     makes one heading with it, named by its head word, the last, as English compounds are (``Article code`` the
-    code, ``Item price`` the price), and words joined by a slash or "and" are one heading (``Product / Service``).
+    code, ``Item price`` the price), and words joined by a slash or "and" are one heading (``Product / Service``);
+    an unknown word a word space before the description's heading narrows it (``Full Description of Goods``).
 
     >>> cols = [Column("amount", 0, 30, [Word("Amount", 0, 0, 30, 9, 1)]),
     ...         Column(None, 32, 70, [Word("Incl.", 32, 0, 50, 9, 1), Word("VAT", 52, 0, 70, 9, 1)])]
@@ -359,7 +361,8 @@ def _glued(columns: list[Column]) -> list[Column]:
         apart = prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(
             col.heading[0].height, 4.0)
         spaced = not apart and not col.heading[0].ocr  # a word space of a text layer (OCR's gaps are estimates)
-        if spaced and prev.role and col.role and prev.role != col.role and len(prev.heading) == 1:  # "Item price":
+        if spaced and prev.role not in (None, OTHER, "quantity") and col.role and prev.role != col.role and \
+                len(prev.heading) == 1:  # "Item price" (but "Quantity" beside "Part #" names a column of its own):
             out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)  # the head word names it
             continue
         joins = not apart and norm(col.heading[0].text) in _JOINS  # OCR's "&" too, however far it puts it
@@ -370,6 +373,10 @@ def _glued(columns: list[Column]) -> list[Column]:
                 norm(prev.heading[-1].text) in _JOINS:  # "Item & Description": one column, the code first
             out[-1] = Column("code" if "code" in (prev.role, col.role) else prev.role, prev.x0, col.x1,
                              prev.heading + col.heading)
+            continue
+        if spaced and prev.role is None and col.role == "description" and len(prev.heading) == 1 and \
+                len(prev.heading[0].text) > 3 and prev.heading[0].text.isalpha():  # "Full Description of Goods"
+            out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)
             continue
         if apart or (prev.role and col.role and prev.role != col.role):
             out.append(col)

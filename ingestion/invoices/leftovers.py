@@ -25,10 +25,10 @@ from ingestion.invoices.values import parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
 
-__all__ = ["COUNTRIES", "OTHER_WORDS", "eliminate"]
+__all__ = ["COUNTRIES", "OTHER_WORDS", "country_name", "eliminate"]
 
-def _countries() -> set[str]:
-    """Country names in lower case: ISO 3166's (pycountry: the short, common and official names) and the names
+def _countries() -> dict[str, str]:
+    """Country names by their lower case: ISO 3166's (pycountry: the short, common and official names) and the names
     and abbreviations business software prints that ISO does not hold (``EIRE``, ``USA``, ``Channel Islands``)."""
     import pycountry
 
@@ -38,15 +38,26 @@ def _countries() -> set[str]:
              "Scotland", "England", "Wales", "Northern Ireland"}
     for c in pycountry.countries:
         names |= {getattr(c, k) for k in ("name", "common_name", "official_name") if hasattr(c, k)}
-    return {n.lower() for n in names}
+    return {n.lower(): n for n in names}
 
 
-COUNTRIES = _countries()
+_NAMES = _countries()
+COUNTRIES = set(_NAMES)
 """Lower-case country names a country field may hold.
 
 >>> {"united kingdom", "india", "eire", "usa", "côte d'ivoire"} <= COUNTRIES, "of import" in COUNTRIES
 (True, False)
 """
+
+
+def country_name(text: str) -> str:
+    """A country printed in capitals as its name is written (``UNITED KINGDOM`` is United Kingdom; ``EIRE`` and
+    ``USA`` stay so); any other text as printed.
+
+    >>> country_name("UNITED KINGDOM"), country_name("EIRE"), country_name("Hong Kong"), country_name("ATLANTIS")
+    ('United Kingdom', 'EIRE', 'Hong Kong', 'ATLANTIS')
+    """
+    return _NAMES.get(text.lower(), text) if text.isupper() else text
 _CUSTOMER = re.compile(r"\d{4,8}")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z./\-]*#?:?|#:?")  # a label's words ("A/C No.", "Acct #")
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
@@ -214,7 +225,7 @@ def _countries(free: list[Word]) -> list[tuple[str, list[Word]]]:
         for n in (3, 2, 1):
             text = " ".join(w.text for w in free[i:i + n]) if i + n <= len(free) else ""
             if text.lower() in COUNTRIES:
-                out.append((text, free[i:i + n]))
+                out.append((country_name(text), free[i:i + n]))
                 break
     return out
 

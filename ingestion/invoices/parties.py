@@ -28,20 +28,23 @@ SENDER_WORDS = NUMBER_WORDS | {"www", "e-mail", "email", "kvk", "tunnus"}
 
 def _block(words: list[Word], rows: list[list[Word]]) -> set[str]:
     """The words (:func:`tokens`) of the block a country's ``words`` stand in: the lines above and below it a line
-    apart, over it or a little to either side (an address, a letterhead), not the next column's."""
+    apart (or as far apart as most of the page's lines), over it or a little to either side (an address, a
+    letterhead), not the next column's; a spreadsheet's row numbers (1, 2, 3 ... down its side) join no lines."""
     first, h = words[0], words[0].height
     x0, x1 = first.x0 - 6 * h, words[-1].x1 + 6 * h
     page = sorted((r for r in rows if r and r[0].page == first.page), key=lambda r: r[0].y0)
     above, below = [r for r in page if r[0].y0 < first.y0][::-1], [r for r in page if r[0].y0 > first.y0]
+    steps = sorted(b[0].y0 - a[0].y0 for a, b in zip(page, page[1:]))
+    apart = max(1.6 * h, 1.2 * steps[len(steps) // 4]) if steps else 1.6 * h  # a spreadsheet's rows: wider apart
     seen: set[str] = set()
     for order in (above, below):  # each way out from the country's line
         last = first.y1  # the foot of the block's last line: lines are a line's height or so apart
         for row in order:
-            block = [w for w in row if w.x1 > x0 and w.x0 < x1]
+            block = [w for w in row if w.x1 > x0 and w.x0 < x1 and not re.fullmatch(r"\d{1,3}", w.text)]
             if not block:
                 continue
             foot = max(w.y1 for w in block)
-            if abs(foot - last) > 1.6 * h:
+            if abs(foot - last) > apart:
                 break
             last = foot
             seen |= {t for w in block for t in tokens(w.text)}
@@ -84,6 +87,8 @@ def whose(words: list[Word], rows: list[list[Word]]) -> int:
     (0, 2)
     """
     seen = _block(words, rows)
+    if "accounts" in seen:
+        seen = seen - {"payable"}  # "Attn: Accounts Payable": the customer's, no "Payable to"
     if seen & (_FROM | SENDER_WORDS) or any("@" in t for t in seen):
         return 2
     return 0 if seen & _TO or any(t.startswith(CUSTOMER_WORDS) for t in seen) else 1

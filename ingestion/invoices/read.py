@@ -9,6 +9,7 @@ invented for it.
 from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
+from ingestion.invoices.cells import marks_to_numbers
 from ingestion.invoices.checks import gaps, misread_text, run_checks
 from ingestion.invoices.header import document_currency, printed_currencies, read_header, which_dollar
 from ingestion.invoices.table import read_table
@@ -38,7 +39,7 @@ def read_invoice(data: bytes, filename: str, *, ocr: bool = True, ocr_dpi: int =
                 if ocr and page_needs_ocr(page):
                     words, tolerance = ocr_words(page, index + 1, dpi=ocr_dpi), 0.75
                     scanned += 1
-            pages.append(group_rows(words, tolerance))
+            pages.append([marks_to_numbers(row) for row in group_rows(words, tolerance)])
             if progress is not None:
                 progress(index + 1, doc.page_count)
         count = doc.page_count

@@ -10,26 +10,30 @@ line above (a note or a heading?); in a two-row table it is the description of t
 description printed in one column are read apart, and a word of a text layer running across a column edge is a
 doubt (:mod:`ingestion.invoices.cells`). Rows stop at a totals label, a page foot ("continued", "Page 1 of 2"), a
 wide gap or a row with one amount and no quantity (a total whose label is not known); a later page resumes under
-its repeated heading row. A row of one amount equal to the sum of the lines so far, under a later page's headings
-("Brought forward") or under a page's last line where the table goes on ("Carried forward"), is a running sum,
-read into no line and no total.
+its repeated heading row, or, where it repeats none (a spreadsheet printed over pages), under the page before's
+columns. A row of one amount equal to the sum of the lines so far, under a later page's headings ("Brought
+forward") or under a page's last line where the table goes on ("Carried forward"), is a running sum, read into no
+line and no total. A table whose rows of words each stand a line above the next item row and further below the last
+(a spreadsheet's wrapped cells, their numbers at the foot) reads them as the first lines of the item below
+(:func:`ingestion.invoices.cells.wrapped_below`); line numbers a word space before each description are a column of
+their own (:func:`ingestion.invoices.columns.split_counter`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
 
-from core.invoices import Box, InvoiceLine
-from ingestion.invoices.cells import (across, bracketed_code, code_in_description, joined, labelled_code, split_run,
-                                       text_limit, unjoin, unsure_code, wraps)
+from core.invoices import InvoiceLine
+from ingestion.invoices.cells import (across, code_in_description, joined, split_run, text_limit, unjoin, unsure_code,
+                                       wrapped_below, wraps)
 from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, heading_tail, merge_text,
-                                        split_unknown)
-from ingestion.invoices.heading import RULE, find_heading, item_row
+                                        split_counter, split_unknown)
+from ingestion.invoices.heading import RULE, Heading, find_heading, item_row
 from ingestion.invoices.kinds import counts_lines, wording
-from ingestion.invoices.values import CENTS, parse_money, parse_quantity, three_decimals
-from ingestion.invoices.vocab import LABELS, match_words, phrase_start
+from ingestion.invoices.lines import DIGIT_LIKE, Table, add_line, extend_line, take_code
+from ingestion.invoices.lines import texts as _texts
+from ingestion.invoices.values import CENTS, parse_money, parse_quantity
+from ingestion.invoices.vocab import LABELS, OTHER, match_words, phrase_start
 from ingestion.invoices.words import Word, row_key, span, split_at
 
 __all__ = ["Table", "read_table"]
@@ -38,20 +42,6 @@ _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _FOOT = re.compile(r"^(page\s*\d+(\s*(of|/)\s*\d+)?|\d+\s*(/|of)\s*\d+)$|continued|"
                    r"(^|\s)(page\s*\d+(\s*(of|/)\s*\d+)?|\d+\s+of\s+\d+)$", re.IGNORECASE)  # a foot ending in "1 of 2"
 _DECIMAL = CENTS  # an amount's cents, not a date's 02.12.2010
-_DIGIT_LIKE = str.maketrans("lI|Oo", "11100")  # letters OCR reads for digits in a column of whole numbers
-
-
-@dataclass
-class Table:
-    """What was read of the line-item table: the lines, each value's box, the currencies its money carried, and
-    the rows used per page (so the header search can skip them)."""
-
-    lines: list[InvoiceLine] = field(default_factory=list)
-    boxes: dict[str, Box] = field(default_factory=dict)
-    currencies: list[str] = field(default_factory=list)
-    used: set[tuple[int, float]] = field(default_factory=set)  # (page, row centre) of heading and item rows
-    roles: set[str] = field(default_factory=set)
-    doubts: list[tuple[str, str]] = field(default_factory=list)  # (check name, detail) of what could not be told
 
 
 def _stop(row: list[Word], below: list[Word] | None = None) -> bool:
@@ -96,7 +86,7 @@ def _cells(row: list[Word], edges: list[float], columns: list[Column]) -> dict[s
     out: dict[str, list[Word]] = {}
     for w in _cut(row, edges):
         role = columns[_column(w, edges)].role
-        if role:
+        if role and role != OTHER:  # a tariff number, an origin, a weight: no value read
             out.setdefault(role, []).append(w)
     return out
 
@@ -105,7 +95,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
     """The line items of every page (each page given as its rows)."""
     table = Table()
     pending: list[Word] = []
-    headings = [find_heading(rows) for rows in pages]
+    headings, table.doubts = _carried(pages, [find_heading(rows) for rows in pages])
     for p, (rows, heading) in enumerate(zip(pages, headings)):
         if heading is None:
             continue
@@ -132,6 +122,8 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                  "two columns of whole numbers could each be the quantity (quantity x price = "
                                  "amount either way); check which is the quantity and which the code"))
         columns, edges = merge_text(columns, edges, texts)
+        columns, edges = split_counter(columns, edges, [r for r in measured if any(_DECIMAL.search(w.text) for w in r)],
+                                       len(table.lines) + 1)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
         codes = [c for c in columns if c.role == "code"]
         if len(codes) > 1 and "description" not in {c.role for c in columns}:  # "Product #" and "Item / Service":
@@ -171,6 +163,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             shared or "description")), None))
         tail: list[Word] = []
         spacing = _spacing(body, measured)
+        below = not two_row and wrapped_below(body, [_has_numbers(_cells(r, edges, columns)) for r in body])
         for r, row in enumerate(body):
             cells = _cells(row, edges, columns)
             item = _has_numbers(cells)  # the same after unjoin, which divides only the code and description
@@ -182,21 +175,22 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             if not item or (two_row and not any(_DECIMAL.search(w.text) for w in row)):
                 if not two_row and table.lines and _sentence(row, edges, columns):
                     break  # words across the columns (payment terms, a note): the table has ended
-                if not two_row and r and spacing is not None and span(row).y0 - span(body[r - 1]).y1 > spacing:
+                if not two_row and r and spacing is not None and span(row).y0 - span(body[r - 1]).y1 > spacing \
+                        and not below:
                     continue  # further below than the lines are apart: a heading of what follows, no wrap
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
-                if two_row or not table.lines or table.lines[-1].page != row[0].page and not pending:
+                if two_row or below or not table.lines or table.lines[-1].page != row[0].page and not pending:
                     pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
                 else:
                     if "code" not in table.roles:  # "SKU: 21889" under the product's name: its code
-                        cells = {**cells, "description": _take_code(table, cells.get("description", []))}
+                        cells = {**cells, "description": take_code(table, cells.get("description", []))}
                     if cells.get("description") and not wraps(tail, cells["description"], limit):
                         n = len(table.lines)
                         table.doubts.append((f"line {n}: description joined", f"the row under line {n} (page "
                                              f"{row[0].page}) holds no quantity, price or amount, and its first word "
                                              "would have fit on the line above: it may be a note or a heading, not "
                                              f"the rest of the description; it was joined to line {n}: check it"))
-                    _extend(table, cells)
+                    extend_line(table, cells)
                     tail = cells.get("description") or tail
                 continue
             over, run = across(row, edges), split_run(row, edges)
@@ -206,7 +200,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 table.doubts.append((f"line {len(table.lines) + 1}: column edge told apart",
                                      f"{what}, so the columns may be misread: check the line's values"))
             n = len(table.lines) + 1
-            if pending and not two_row:
+            if pending and not two_row and not below:
                 table.doubts.append((f"line {n}: description joined", f"words printed above line {n} (page "
                                      f"{row[0].page}), under the headings, were read as the start of its "
                                      "description: they may be a heading of a group of lines or a note; check it"))
@@ -228,12 +222,50 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 table.doubts.append((f"line {n}: code told apart", f"the description of line {n} (page "
                                      f"{row[0].page}) begins with {first!r}, which may be part of the code "
                                      f"{_texts(cells['code'])!r}: check the line's code and description"))
-            _add(table, cells, pending, row[0].page, labelled="code" not in table.roles)
+            add_line(table, cells, pending, row[0].page, labelled="code" not in table.roles)
             pending, tail = [], cells.get("description", [])
         if more:  # "Carried forward" under the page's last line: the sum so far, no total
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
                            _running_sum(r, table.lines)}
     return table
+
+
+def _carried(pages: list[list[list[Word]]],
+             headings: list[Heading | None]) -> tuple[list[Heading | None], list[tuple[str, str]]]:
+    """``headings`` with a page that prints none of known wording (none at all, or only a spreadsheet's column
+    letters, A B C) given the columns of the page before, from its first item row on (with the rows of words just
+    above it, within the description's column, a sheet's row number aside: a wrapped description's first lines),
+    when the table went on over the page: no totals row followed its items there. Words left just above that row
+    within the description's column are a doubt: the start of its description, read where OCR set it apart."""
+    out, doubts = list(headings), []
+    for p in range(1, len(pages)):
+        before, rows = out[p - 1], pages[p]
+        if before is None or not before.sure or before.two_row or (out[p] and any(c.role for c in out[p].columns)):
+            continue
+        if any(_stop(r) and not _FOOT.search(_texts(r)) for r in pages[p - 1][before.last + 1:]):
+            continue  # the table ended on the page before: its totals follow it there
+        first = next((k for k, r in enumerate(rows) if item_row(r)), None)
+        text = next((k for k, c in enumerate(before.columns) if c.role == "description"), None)
+        if first is None:
+            continue
+        if text is not None and text + 1 < len(before.columns):
+            x0 = (before.columns[text - 1].x1 + before.columns[text].x0) / 2 if text else float("-inf")
+            x1 = before.columns[text + 1].x0
+
+            def near(k: int) -> bool:  # the row above row k, a line or less above it
+                return k > 0 and rows[k][0].y0 - rows[k - 1][0].y1 < rows[k][0].height
+
+            while near(first) and any(x0 <= w.x0 for w in rows[first - 1]) and all(  # a row number left of it
+                    x0 <= w.x0 and w.x1 < x1 or w.x1 < x0 and re.fullmatch(r"\d{1,3}", w.text)
+                    for w in rows[first - 1]):
+                first -= 1
+            if near(first) and any(x0 <= w.cx < x1 and len(w.text) > 1 for w in rows[first - 1]):  # not "C"
+                doubts.append((f"page {p + 1}: description joined", f"page {p + 1} prints no headings: its lines "
+                               "were read under the columns of the page before, and words just above its first line "
+                               "were read into none: they may begin its description; check it"))
+        columns = [Column(c.role, c.x0, c.x1, c.heading) for c in before.columns]
+        out[p] = Heading(first, columns, False, first - 1, True)
+    return out, doubts
 
 
 def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> bool:
@@ -280,7 +312,7 @@ def _totals_row(row: list[Word], cells: dict[str, list[Word]], roles: set[str]) 
     grouped = {id(w) for j, k in spans for w in row[j:k]}  # the "2" of "2 170.90" is no quantity
     quantity = _texts([w for w in cells.get("quantity", []) if id(w) not in grouped])
     return len(spans) == 1 and parse_quantity(quantity) is None and \
-        parse_quantity(quantity.translate(_DIGIT_LIKE)) is None
+        parse_quantity(quantity.translate(DIGIT_LIKE)) is None
 
 
 def _running_sum(row: list[Word], lines: list[InvoiceLine]) -> bool:
@@ -360,76 +392,3 @@ def _numbered_codes(columns: list[Column], texts: list[list[str]], first: int) -
     cells = [r[k] for r in texts if k is not None and k < len(r) and r[k]]
     return bool(cells) and all(len(c.split()) > 1 for c in cells) and \
         counts_lines([[c.split()[0]] for c in cells], 0, first)
-
-
-def _texts(words: list[Word]) -> str:
-    return " ".join(w.text for w in words)
-
-
-def _take_code(table: Table, words: list[Word]) -> list[Word]:
-    """The description words of the last line less a code printed with its label at their end (``Code: 22960``,
-    :func:`ingestion.invoices.cells.labelled_code`), which becomes the line's code when it has none."""
-    k = labelled_code(words)
-    line = table.lines[-1] if table.lines else None
-    if k is None or line is None or line.code is not None:
-        return words
-    n = len(table.lines) - 1
-    line.code = words[-1].text.lstrip("#")
-    table.boxes[f"lines[{n}].code"] = span(words[-1:])
-    return words[:k]
-
-
-def _extend(table: Table, cells: dict[str, list[Word]]) -> None:
-    """Join a wrapped row's description (and code) to the line above."""
-    n = len(table.lines) - 1
-    line = table.lines[n]
-    if line.description is None and cells.get("code") and not cells.get("description"):  # words under the code on
-        cells = {**cells, "description": cells["code"], "code": []}  # the row below a line with no description
-    for key in ("description", "code"):
-        words = cells.get(key)
-        if not words:
-            continue
-        text = _texts(words)
-        setattr(line, key, f"{getattr(line, key)} {text}" if getattr(line, key) else text)
-        old = table.boxes.get(f"lines[{n}].{key}")
-        new = span(words)
-        table.boxes[f"lines[{n}].{key}"] = new if old is None else Box(
-            old.page, min(old.x0, new.x0), min(old.y0, new.y0), max(old.x1, new.x1), max(old.y1, new.y1))
-
-
-def _add(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: int, labelled: bool = False) -> None:
-    """Add the line of an item row's cells (``pending``: description words printed above it); with ``labelled``
-    (no column of codes), a code printed with its label at the description's end is taken for the code."""
-    n = len(table.lines)
-    values = {}
-    description = pending + cells.get("description", [])
-    values["description"] = _texts(description) or None
-    values["code"] = _texts(cells.get("code", [])) or None
-    values["quantity"] = parse_quantity(_texts(cells.get("quantity", [])))
-    if values["quantity"] is None and any(w.ocr for w in cells.get("quantity", [])):
-        values["quantity"] = parse_quantity(_texts(cells["quantity"]).translate(_DIGIT_LIKE))
-    if values["quantity"] is None and cells.get("quantity"):
-        money = parse_money(_texts(cells["quantity"]))
-        values["quantity"] = money[0] if money else None
-    for key in ("unit_price", "amount"):
-        money = parse_money(_texts(cells.get(key, [])))
-        values[key] = money[0] if money else None
-        if money and money[1]:
-            table.currencies.append(money[1])
-    price = three_decimals(_texts(cells.get("unit_price", [])))
-    if price is not None and values["quantity"] is not None and values["amount"] is not None and \
-            values["quantity"] * values["unit_price"] != values["amount"] and \
-            (values["quantity"] * price).quantize(Decimal("0.01"), ROUND_HALF_UP) == values["amount"]:
-        values["unit_price"] = price  # 1.650 each: three decimals, as quantity x price = amount says
-    table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
-                                   values["amount"], page))
-    if labelled and len(rest := _take_code(table, description)) < len(description):
-        table.lines[-1].description, description = _texts(rest) or None, rest
-    if labelled and table.lines[-1].code is None and (code := bracketed_code(description)):
-        table.lines[-1].code, table.lines[-1].description = code, _texts(description[1:])
-        table.boxes[f"lines[{n}].code"], description = span(description[:1]), description[1:]
-    for key, words in (("description", description), *((k, cells.get(k, [])) for k in
-                                                         ("code", "quantity", "unit_price", "amount"))):
-        box = span(words)
-        if box is not None:
-            table.boxes[f"lines[{n}].{key}"] = box

@@ -67,7 +67,8 @@ LABELS = _phrases({
                     "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C", "Sold-to party"),
     "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
                 "Ship-to country", "Destination", "Country/Region", "Ship-to country/region",
-                "Shipping country", "Delivery country/region"),
+                "Shipping country", "Delivery country/region", "Country of destination", "Country of final destination",
+                "Final destination", "Country of ultimate destination"),
     "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value",
                  "Total net amount", "Nett goods", "Net goods", "Goods value", "Merchandise total", "Items subtotal",
@@ -90,11 +91,29 @@ LABELS = _phrases({
               "Payment received", "Paid by card", "Amount received", "Less payments", "Amount outstanding",
               "Remaining amount", "Country of origin", "Origin", "Country of origin of goods", "Origin of goods",
               "Shipping method", "Delivery method", "Net due date", "Ord #", "Ord no.", "Ord date", "Ord dt",
-              "Order dt", "Due dt", "Net due", "Ship date", "Ship dt", "Run date"),
+              "Order dt", "Due dt", "Net due", "Ship date", "Ship dt", "Run date",
+              # an export invoice's places (a port, an airport), not the country
+              "Port of destination", "Port of discharge", "Port of loading", "Place of loading", "Place of delivery",
+              "Port of export", "Airport of loading", "Airport of destination", "Place of receipt"),
     # Charges beside the goods under the items, not the tax ("Delivery: 0.00" is no unlabelled tax); over the
     # items the same words head an address ("Delivery"), and are no label.
     "charge": ("Delivery", "Delivery charge", "Carriage", "Carriage net", "Postage", "Postage & packing",
-               "Postage and packing", "Shipping", "Shipping & handling", "Freight", "P&P", "Handling"),
+               "Postage and packing", "Shipping", "Shipping & handling", "Freight", "P&P", "Handling",
+               "Freight charges", "Carriage charges", "Insurance", "Insurance premium", "Insurance charges",
+               "Packing", "Packing charges"),  # an export invoice's additions to the goods (CIF: insurance, freight)
+}) | _phrases({  # German and Dutch invoices' own labels
+    "invoice_number": ("Rechnungsnummer", "Rechnungsnr.", "Rechnung Nr.", "Rechnungs-Nr.", "Factuurnummer",
+                       "Factuurnr.", "Factuur nr."),
+    "invoice_date": ("Rechnungsdatum", "Datum", "Factuurdatum"),
+    "customer_id": ("Kundennummer", "Kunden-Nr.", "Kundennr.", "Kd.-Nr.", "Debiteurnummer", "Debiteurnr.",
+                    "Klantnummer", "Klantnr."),
+    "subtotal": ("Zwischensumme", "Nettobetrag", "Summe netto", "Warenwert", "Subtotaal", "Totaal excl. BTW"),
+    "tax": ("Mehrwertsteuer", "Umsatzsteuer"),  # MwSt., BTW: as TAXES composes them
+    "total": ("Gesamtbetrag", "Rechnungsbetrag", "Endbetrag", "Summe brutto", "Zu zahlen", "Te betalen", "Totaal",
+              "Totaal incl. BTW"),
+    "other": ("Fällig am", "Zahlungsziel", "Lieferdatum", "Bestellnummer", "USt-IdNr.", "Steuernummer",
+              "Uiterste betaaldatum", "Vervaldatum", "Betalingstermijn", "KvK", "Ordernummer"),
+    "charge": ("Fracht", "Versandkosten", "Porto", "Verpackung", "Vracht", "Verzendkosten"),
 })
 OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
@@ -117,6 +136,17 @@ HEADINGS = _phrases({
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
                "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net",
                "Total price", "Extended price", "Item total", "Item subtotal", "Item amount"),
+    # Columns of what an export invoice adds per line, read into no value: the customs tariff number (not the
+    # product's code), the country of origin, the weight.
+    "other": ("HS code", "HS", "HTS code", "HTS", "H.S. code", "HS tariff no.", "HS no.", "Tariff code", "Tariff no.",
+              "Commodity code", "Schedule B no.", "CN code", "Customs code", "Origin", "COO", "Country of origin",
+              "Ctry of origin", "Net weight", "Net weight kg", "Net kg", "N.W. kg", "Net wt", "Gross weight", "Weight"),
+}) | _phrases({  # German and Dutch invoices' own headings
+    "code": ("Artikelnummer", "Artikelnr.", "Art.-Nr.", "Art.nr.", "Artikelcode"),
+    "description": ("Artikel", "Bezeichnung", "Artikelbezeichnung", "Beschreibung", "Omschrijving"),
+    "quantity": ("Menge", "Anzahl", "Aantal"),
+    "unit_price": ("Einzelpreis", "Stückpreis", "Preis", "Prijs", "Prijs per stuk", "Eenheidsprijs"),
+    "amount": ("Betrag", "Gesamtpreis", "Gesamt", "Bedrag", "Regeltotaal", "Totaal"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",

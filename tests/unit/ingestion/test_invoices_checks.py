@@ -207,3 +207,22 @@ def test_a_code_that_reads_as_an_amount_is_doubted():
                                                        "check the line's code and values"),
                            ("line 2: code told apart", "the code of line 2 (page 1), '(£1,204.50)', reads as an "
                                                        "amount: check the line's code and values")]
+
+
+def test_a_comma_read_against_the_word_after_it_is_doubted_on_scanned_lines():
+    """``KEY FOB , FRONT DOOR`` is printed with a space each side of its comma; OCR reads it ``FOB ,FRONT`` or
+    ``FOB, FRONT``. The first is printed so by no one and is named for a reviewer; the second reads as commas do."""
+    lines = [_line(description="KEY FOB ,FRONT DOOR"), _line(description="KEY FOB , SHED"),
+             _line(description="KEY FOB, BACK DOOR"), _line(description="DOORSTOP,RETROSPOT")]
+    assert misread_text(lines, scanned={1}) == [
+        ("line 1: a word read may be misread", "line 1 (page 1) reads 'FOB ,FRONT': the spaces around the comma may "
+                                               "be misread; check it on the page")]
+    assert misread_text(lines, scanned={2}) == []
+
+
+def test_a_line_number_read_into_the_description_is_doubted_on_scanned_lines():
+    lines = [_line(description="1ANTIQUE SILVER TEA GLASS"), _line(description="20LIGHT STAR"),
+             _line(description="3D DOG STICKERS")]
+    assert misread_text(lines, scanned={1}) == [
+        ("line 1: a word read may be misread", "line 1 (page 1) reads '1ANTIQUE': the line's number may be read "
+                                               "into its description; check it on the page")]

@@ -1,0 +1,105 @@
+"""A line's values from an item row's cells, and what the table has read so far: the lines, each value's box,
+the currencies its money carried, the rows used and the doubts. The table's reader (:mod:`ingestion.invoices.table`)
+adds a line per item row (:func:`add_line`) and joins a wrapped row's words to the line above (:func:`extend_line`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from core.invoices import Box, InvoiceLine
+from ingestion.invoices.cells import bracketed_code, labelled_code
+from ingestion.invoices.values import parse_money, parse_quantity, three_decimals
+from ingestion.invoices.words import Word, span
+
+__all__ = ["DIGIT_LIKE", "Table", "add_line", "extend_line", "take_code", "texts"]
+
+DIGIT_LIKE = str.maketrans("lI|Oo", "11100")  # letters OCR reads for digits in a column of whole numbers
+
+
+@dataclass
+class Table:
+    """What was read of the line-item table: the lines, each value's box, the currencies its money carried, and
+    the rows used per page (so the header search can skip them)."""
+
+    lines: list[InvoiceLine] = field(default_factory=list)
+    boxes: dict[str, Box] = field(default_factory=dict)
+    currencies: list[str] = field(default_factory=list)
+    used: set[tuple[int, float]] = field(default_factory=set)  # (page, row centre) of heading and item rows
+    roles: set[str] = field(default_factory=set)
+    doubts: list[tuple[str, str]] = field(default_factory=list)  # (check name, detail) of what could not be told
+
+
+def texts(words: list[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def take_code(table: Table, words: list[Word]) -> list[Word]:
+    """The description words of the last line less a code printed with its label at their end (``Code: 22960``,
+    :func:`ingestion.invoices.cells.labelled_code`), which becomes the line's code when it has none."""
+    k = labelled_code(words)
+    line = table.lines[-1] if table.lines else None
+    if k is None or line is None or line.code is not None:
+        return words
+    n = len(table.lines) - 1
+    line.code = words[-1].text.lstrip("#")
+    table.boxes[f"lines[{n}].code"] = span(words[-1:])
+    return words[:k]
+
+
+def extend_line(table: Table, cells: dict[str, list[Word]]) -> None:
+    """Join a wrapped row's description (and code) to the line above."""
+    n = len(table.lines) - 1
+    line = table.lines[n]
+    if line.description is None and cells.get("code") and not cells.get("description"):  # words under the code on
+        cells = {**cells, "description": cells["code"], "code": []}  # the row below a line with no description
+    for key in ("description", "code"):
+        words = cells.get(key)
+        if not words:
+            continue
+        text = texts(words)
+        setattr(line, key, f"{getattr(line, key)} {text}" if getattr(line, key) else text)
+        old = table.boxes.get(f"lines[{n}].{key}")
+        new = span(words)
+        table.boxes[f"lines[{n}].{key}"] = new if old is None else Box(
+            old.page, min(old.x0, new.x0), min(old.y0, new.y0), max(old.x1, new.x1), max(old.y1, new.y1))
+
+
+def add_line(table: Table, cells: dict[str, list[Word]], pending: list[Word], page: int,
+             labelled: bool = False) -> None:
+    """Add the line of an item row's cells (``pending``: description words printed above it); with ``labelled``
+    (no column of codes), a code printed with its label at the description's end is taken for the code."""
+    n = len(table.lines)
+    values = {}
+    description = pending + cells.get("description", [])
+    values["description"] = texts(description) or None
+    values["code"] = texts(cells.get("code", [])) or None
+    values["quantity"] = parse_quantity(texts(cells.get("quantity", [])))
+    if values["quantity"] is None and any(w.ocr for w in cells.get("quantity", [])):
+        values["quantity"] = parse_quantity(texts(cells["quantity"]).translate(DIGIT_LIKE))
+    if values["quantity"] is None and cells.get("quantity"):
+        money = parse_money(texts(cells["quantity"]))
+        values["quantity"] = money[0] if money else None
+    for key in ("unit_price", "amount"):
+        money = parse_money(texts(cells.get(key, [])))
+        values[key] = money[0] if money else None
+        if money and money[1]:
+            table.currencies.append(money[1])
+    price = three_decimals(texts(cells.get("unit_price", [])))
+    if price is not None and values["quantity"] is not None and values["amount"] is not None and \
+            values["quantity"] * values["unit_price"] != values["amount"] and \
+            (values["quantity"] * price).quantize(Decimal("0.01"), ROUND_HALF_UP) == values["amount"]:
+        values["unit_price"] = price  # 1.650 each: three decimals, as quantity x price = amount says
+    table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
+                                   values["amount"], page))
+    if labelled and len(rest := take_code(table, description)) < len(description):
+        table.lines[-1].description, description = texts(rest) or None, rest
+    if labelled and table.lines[-1].code is None and (code := bracketed_code(description)):
+        table.lines[-1].code, table.lines[-1].description = code, texts(description[1:])
+        table.boxes[f"lines[{n}].code"], description = span(description[:1]), description[1:]
+    for key, words in (("description", description), *((k, cells.get(k, [])) for k in
+                                                         ("code", "quantity", "unit_price", "amount"))):
+        box = span(words)
+        if box is not None:
+            table.boxes[f"lines[{n}].{key}"] = box
