@@ -80,9 +80,6 @@ def _value(field: str, words: list[Word]):
         while len(words) > 1 and re.fullmatch(r"\(.*\):?", words[0].text) and (field not in _MONEY_FIELDS or (
                 parse_money(words[0].text) is None and not currency_mark(words[0].text))):  # not "(12.50)", "(EUR)"
             words = words[1:]
-    if field == "customer_id":  # "Buyer's Account No. 15525": the label's last word, not the number
-        while len(words) > 1 and norm(words[0].text).strip(":") in IDS:
-            words = words[1:]
     if field == "invoice_number":
         token = words[0].text.strip("#:")
         return (token, words[:1]) if is_invoice_number(token) else None
@@ -233,7 +230,11 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             if paid and m.role == "total" and "total" in found:  # "Balance: 0.00" after "Payment received": what
                 claimed += _claim(rows, r, m, stop, limit)       # is left to pay, not the invoice's total
                 continue
-            got = _value(m.role, _right(row, m.end, stop)) if m.end < len(row) else None
+            after = _right(row, m.end, stop) if m.end < len(row) else []
+            if m.role == "customer_id" and len(after) > 1 and norm(after[0].text).strip(":") in IDS and \
+                    after[0].x0 - row[m.end - 1].x1 < row[m.end - 1].height:
+                after = after[1:]  # "Buyer's Account No. 15525": the label's last word, not the number
+            got = _value(m.role, after) if after else None
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
                 first = row[phrase_start(row, matches[k - 1].end if k else 0, m.start)]
                 under = _below(rows, r, first, limit - 2)
