@@ -119,31 +119,31 @@ def misread_text(lines: list[InvoiceLine], scanned: set[int]) -> list[tuple[str,
             out.append((f"line {n}: text read in mixed case", f"line {n} (page {line.page}) reads "
                                                              f"{odd[0]!r}: a letter may be misread; check it on the page"))
             continue
-        lone = next((k for k in range(1, len(words) - 1) if words[k] == "1" and words[k - 1].isalpha() and
-                     words[k + 1].isalpha()), None)
-        if lone is not None:  # "ITS 1 BEST": a dash or an I read as 1 (3 of the records' 5,017 lines print one so)
-            out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads "
-                                                                f"'{words[lone - 1]} 1 {words[lone + 1]}': the 1 may "
-                                                                "be a misread dash or I; check it on the page"))
-            continue
-        glued = re.match(rf"{n}[A-Z]{{2,}}\S*", line.description or "")
-        if glued:  # "1ANTIQUE" on line 1: the line's number read against its description
-            out.append((f"line {n}: a word read may be misread",
-                        f"line {n} (page {line.page}) reads {glued.group()!r}: the line's number may be read into "
-                        "its description; check it on the page"))
-            continue
-        comma = re.search(r"\S* ,\w+", line.description or "")
-        if comma:  # "KEY FOB ,FRONT DOOR": printed "FOB , FRONT" or "FOB, FRONT"; OCR cannot tell the spaces
-            out.append((f"line {n}: a word read may be misread",
-                        f"line {n} (page {line.page}) reads {comma.group()!r}: the spaces around the comma may be "
-                        "misread; check it on the page"))
-            continue
-        near = next(((t, w) for t in words if (w := lookalike(t))), None)
-        if near:
-            out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads {near[0]!r}, "
-                                                                f"which is not a word; {near[1]!r} is: a letter may be "
-                                                                "misread; check it on the page"))
+        said = _misread_word(n, words, line.description or "")
+        if said:
+            out.append((f"line {n}: a word read may be misread", f"line {n} (page {line.page}) reads {said}; check "
+                                                                "it on the page"))
     return out
+
+
+def _misread_word(n: int, words: list[str], description: str) -> str | None:
+    """What line ``n`` (its code and description's ``words``) reads that OCR may have misread, and why; else
+    ``None``: the first of a lone 1 between words, the line's number glued to its description, a comma read against
+    the next word, a word one look-alike letter from English."""
+    lone = next((k for k in range(1, len(words) - 1) if words[k] == "1" and words[k - 1].isalpha() and
+                 words[k + 1].isalpha()), None)
+    if lone is not None:  # "ITS 1 BEST": a dash or an I read as 1 (3 of the records' 5,017 lines print one so)
+        return f"'{words[lone - 1]} 1 {words[lone + 1]}': the 1 may be a misread dash or I"
+    glued = re.match(rf"{n}[A-Z]{{2,}}\S*", description)
+    if glued:  # "1ANTIQUE" on line 1: the line's number read against its description
+        return f"{glued.group()!r}: the line's number may be read into its description"
+    comma = re.search(r"\S* ,\w+", description)
+    if comma:  # "KEY FOB ,FRONT DOOR": printed "FOB , FRONT" or "FOB, FRONT"; OCR cannot tell the spaces
+        return f"{comma.group()!r}: the spaces around the comma may be misread"
+    near = next(((t, w) for t in words if (w := lookalike(t))), None)
+    if near:
+        return f"{near[0]!r}, which is not a word; {near[1]!r} is: a letter may be misread"
+    return None
 
 
 def gaps(lines: list[InvoiceLine], columns: Iterable[str] = ()) -> list[tuple[str, str]]:

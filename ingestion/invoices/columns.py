@@ -84,9 +84,10 @@ def boundaries(columns: list[Column], rows: list[list[Word]]) -> list[float]:
         mid = (a + b) / 2
         right_of = [(max(r[0], int(gap0)), min(r[1], int(gap1))) for r in runs  # (parts in the gap) before the
                     if r[0] > b and right.role == "description"]  # description: a text, its words set from the left
-        right_of = [r for r in right_of if r[1] - r[0] >= _GUTTER and 4 * gained(r, mid) >= len(rows)]
+        right_of = [(gained(r, mid), r[1] - r[0], r) for r in right_of if r[1] - r[0] >= _GUTTER]
+        right_of = [c for c in right_of if 4 * c[0] >= len(rows)]
         if right_of:  # numbers at their cells' right edge, just before the next column's text: the left's values
-            a, b = max(right_of, key=lambda r: (gained(r, mid), r[1] - r[0]))
+            a, b = max(right_of, key=lambda c: c[:2])[2]
         low = min(cover[a - lo:b - lo])  # within a strip reaching over words beside an empty one, the empty part
         a, b = max(_runs([x for x in range(a, b) if cover[x - lo] == low]), key=placed)
         edge = (a + b) / 2

@@ -361,8 +361,10 @@ def _glued(columns: list[Column]) -> list[Column]:
         apart = prev is None or col.x0 - prev.x1 >= (0.8 if col.heading[0].ocr else 0.5) * max(
             col.heading[0].height, 4.0)
         spaced = not apart and not col.heading[0].ocr  # a word space of a text layer (OCR's gaps are estimates)
-        if spaced and prev.role not in (None, OTHER, "quantity") and col.role and prev.role != col.role and \
-                len(prev.heading) == 1:  # "Item price" (but "Quantity" beside "Part #" names a column of its own):
+        narrows = prev is not None and (prev.role not in (None, OTHER, "quantity") and prev.role != col.role or (
+            prev.role is None and col.role == "description" and len(prev.heading[0].text) > 3 and
+            prev.heading[0].text.isalpha()))  # "Item price", "Full Description" ("Quantity" beside "Part #": two)
+        if spaced and col.role and len(prev.heading) == 1 and narrows:
             out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)  # the head word names it
             continue
         joins = not apart and norm(col.heading[0].text) in _JOINS  # OCR's "&" too, however far it puts it
@@ -373,10 +375,6 @@ def _glued(columns: list[Column]) -> list[Column]:
                 norm(prev.heading[-1].text) in _JOINS:  # "Item & Description": one column, the code first
             out[-1] = Column("code" if "code" in (prev.role, col.role) else prev.role, prev.x0, col.x1,
                              prev.heading + col.heading)
-            continue
-        if spaced and prev.role is None and col.role == "description" and len(prev.heading) == 1 and \
-                len(prev.heading[0].text) > 3 and prev.heading[0].text.isalpha():  # "Full Description of Goods"
-            out[-1] = Column(col.role, prev.x0, col.x1, prev.heading + col.heading)
             continue
         if apart or (prev.role and col.role and prev.role != col.role):
             out.append(col)

@@ -27,7 +27,7 @@ from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "OTHER_WORDS", "country_name", "eliminate"]
 
-def _countries() -> dict[str, str]:
+def _country_names() -> dict[str, str]:
     """Country names by their lower case: ISO 3166's (pycountry: the short, common and official names) and the names
     and abbreviations business software prints that ISO does not hold (``EIRE``, ``USA``, ``Channel Islands``)."""
     import pycountry
@@ -41,7 +41,7 @@ def _countries() -> dict[str, str]:
     return {n.lower(): n for n in names}
 
 
-_NAMES = _countries()
+_NAMES = _country_names()
 COUNTRIES = set(_NAMES)
 """Lower-case country names a country field may hold.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ingestion.invoices.words import Word
+from ingestion.invoices.words import Word, row_number
 
 __all__ = ["CUSTOMER_WORDS", "NUMBER_WORDS", "SENDER_WORDS", "senders", "tokens", "whose"]
 
@@ -40,7 +40,7 @@ def _block(words: list[Word], rows: list[list[Word]]) -> set[str]:
     for order in (above, below):  # each way out from the country's line
         last = first.y1  # the foot of the block's last line: lines are a line's height or so apart
         for row in order:
-            block = [w for w in row if w.x1 > x0 and w.x0 < x1 and not re.fullmatch(r"\d{1,3}", w.text)]
+            block = [w for w in row if w.x1 > x0 and w.x0 < x1 and not row_number(w)]
             if not block:
                 continue
             foot = max(w.y1 for w in block)

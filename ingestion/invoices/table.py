@@ -34,7 +34,7 @@ from ingestion.invoices.lines import DIGIT_LIKE, Table, add_line, extend_line, t
 from ingestion.invoices.lines import texts as _texts
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity
 from ingestion.invoices.vocab import LABELS, OTHER, match_words, phrase_start
-from ingestion.invoices.words import Word, row_key, span, split_at
+from ingestion.invoices.words import Word, row_key, row_number, span, split_at
 
 __all__ = ["Table", "read_table"]
 
@@ -113,7 +113,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             #                                        (with no line under it, the subtotal of a heading repeated alone)
             start += 1
         body = _body(rows, start)
-        measured = [r for r in body if any(_DECIMAL.search(w.text) for w in r)] if two_row else _items_part(body)
+        measured = _priced(body) if two_row else _items_part(body)
         columns = split_unknown(columns, measured)
         edges = boundaries(columns, measured or body)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
@@ -122,8 +122,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                                  "two columns of whole numbers could each be the quantity (quantity x price = "
                                  "amount either way); check which is the quantity and which the code"))
         columns, edges = merge_text(columns, edges, texts)
-        columns, edges = split_counter(columns, edges, [r for r in measured if any(_DECIMAL.search(w.text) for w in r)],
-                                       len(table.lines) + 1)
+        columns, edges = split_counter(columns, edges, _priced(measured), len(table.lines) + 1)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
         codes = [c for c in columns if c.role == "code"]
         if len(codes) > 1 and "description" not in {c.role for c in columns}:  # "Product #" and "Item / Service":
@@ -163,10 +162,10 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             shared or "description")), None))
         tail: list[Word] = []
         spacing = _spacing(body, measured)
-        below = not two_row and wrapped_below(body, [_has_numbers(_cells(r, edges, columns)) for r in body])
-        for r, row in enumerate(body):
-            cells = _cells(row, edges, columns)
-            item = _has_numbers(cells)  # the same after unjoin, which divides only the code and description
+        body_cells = [_cells(row, edges, columns) for row in body]
+        items = [_has_numbers(cells) for cells in body_cells]  # the same after unjoin, which divides only the code
+        below = not two_row and wrapped_below(body, items)  # and description
+        for r, (row, cells, item) in enumerate(zip(body, body_cells, items)):
             guess = unsure_code(cells, shared) if item else None
             cells = unjoin(cells, shared, item)
             if _totals_row(row, cells, table.roles):
@@ -230,6 +229,11 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
     return table
 
 
+def _priced(rows: list[list[Word]]) -> list[list[Word]]:
+    """The rows printing an amount with cents (item rows, not a wrapped description's)."""
+    return [r for r in rows if any(_DECIMAL.search(w.text) for w in r)]
+
+
 def _carried(pages: list[list[list[Word]]],
              headings: list[Heading | None]) -> tuple[list[Heading | None], list[tuple[str, str]]]:
     """``headings`` with a page that prints none of known wording (none at all, or only a spreadsheet's column
@@ -256,7 +260,7 @@ def _carried(pages: list[list[list[Word]]],
                 return k > 0 and rows[k][0].y0 - rows[k - 1][0].y1 < rows[k][0].height
 
             while near(first) and any(x0 <= w.x0 for w in rows[first - 1]) and all(  # a row number left of it
-                    x0 <= w.x0 and w.x1 < x1 or w.x1 < x0 and re.fullmatch(r"\d{1,3}", w.text)
+                    x0 <= w.x0 and w.x1 < x1 or w.x1 < x0 and row_number(w)
                     for w in rows[first - 1]):
                 first -= 1
             if near(first) and any(x0 <= w.cx < x1 and len(w.text) > 1 for w in rows[first - 1]):  # not "C"

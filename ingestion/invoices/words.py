@@ -29,7 +29,8 @@ import pymupdf
 from core.invoices import Box
 from ingestion.invoices.lookalike import english
 
-__all__ = ["Word", "box_slope", "group_rows", "ocr_words", "page_words", "row_key", "skew", "span", "split_at"]
+__all__ = ["Word", "box_slope", "group_rows", "ocr_words", "page_words", "row_key", "row_number", "skew", "span",
+           "split_at"]
 
 
 @dataclass(frozen=True)
@@ -291,6 +292,11 @@ def _lost_spaces(piece: str, part: list[tuple[str, float, float]], y0: float, y1
                     return words
             break
     return [Word(piece, part[0][1], y0, part[-1][2], y1, number, True, cuts)]
+
+
+def row_number(w: Word) -> bool:
+    """Whether ``w`` may be a spreadsheet's row number (1 to 999, down the sheet's side): no address or text line."""
+    return bool(re.fullmatch(r"\d{1,3}", w.text))
 
 
 def row_key(row: list[Word]) -> tuple[int, float]:
