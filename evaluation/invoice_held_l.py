@@ -1,5 +1,6 @@
 """held-l, a held-aside invoice family: e-invoice visualisations and point-of-sale till invoices, two kinds of
-invoice printed from data rather than designed as a page.
+invoice printed from data rather than designed as a page. Opened on 2026-12-07: its readings were looked into and
+the reader changed for what they showed, once ``held-m`` stood in as the fresh held-aside family.
 
 - **E-invoice visualisations** (kind ``visual``): the readable PDF that e-invoicing viewers and ERP exports render
   from a structured e-invoice (Peppol BIS Billing 3.0, XRechnung, ZUGFeRD / Factur-X, EHF). Titled sections (Seller,

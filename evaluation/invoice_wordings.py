@@ -44,7 +44,7 @@ UNKNOWN = {
     "credit_number": ("Credit voucher", "Refund ref."),
     "invoice_date": ("Booked on", "Raised on", "Posting day"),
     "customer_id": ("Buyer", "Sold-to", "Debtor ref."),
-    "country": ("Deliver to", "Land", "Ship to"),
+    "country": ("Deliver to", "Territory", "Ship to"),  # not "Land": the country in German, Dutch and Nordic
     "subtotal": ("Wares", "Items value", "Lines"),
     "tax": ("Levy", "Duty"),
     "total": ("Remit", "Please pay", "Sum owing"),

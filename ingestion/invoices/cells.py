@@ -12,8 +12,8 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word, span
 
-__all__ = ["across", "bracketed_code", "code_in_description", "joined", "labelled_code", "marks_to_numbers",
-           "text_limit", "unjoin", "unsure_code", "wrapped_below", "wraps"]
+__all__ = ["across", "bracketed_code", "code_in_description", "code_like", "joined", "labelled_code",
+           "marks_to_numbers", "text_limit", "unjoin", "unsure_code", "wrapped_below", "wraps"]
 
 _BRACKETED = re.compile(r"\[((?=[^\]]*\d)[A-Z0-9][A-Z0-9\-/._]{2,})\]", re.IGNORECASE)  # [22632] MUG: the code
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
@@ -64,7 +64,7 @@ def unsure_code(cells: dict[str, list[Word]], column: str | None) -> str | None:
 
 def code_in_description(cells: dict[str, list[Word]]) -> str | None:
     """The first word of an item row's description when it may be part of the code a word space before it (one run
-    of words read into two columns): shaped as a code itself (:func:`_code_like`), or holding a digit where the
+    of words read into two columns): shaped as a code itself (:func:`code_like`), or holding a digit where the
     code holds none.
 
     >>> row = {"code": [Word("ART", 0, 0, 20, 9, 1)], "description": [Word("22632", 23, 0, 50, 9, 1)]}
@@ -76,13 +76,13 @@ def code_in_description(cells: dict[str, list[Word]]) -> str | None:
         return None
     first = words[0].text
     digits = any(ch.isdigit() for w in code for ch in w.text)
-    return first if _code_like(first) or (not digits and any(ch.isdigit() for ch in first)) else None
+    return first if code_like(first) or (not digits and any(ch.isdigit() for ch in first)) else None
 
 
-def _code_like(text: str) -> bool:
+def code_like(text: str) -> bool:
     """A word shaped as a product code: three characters or more of letters and digits, half of them digits or more.
 
-    >>> [_code_like(t) for t in ("22632", "85123A", "A01", "SET/5", "12", "50'S", "DCGS0058")]
+    >>> [code_like(t) for t in ("22632", "85123A", "A01", "SET/5", "12", "50'S", "DCGS0058")]
     [True, True, True, False, False, False, True]
     """
     return len(text) >= 3 and text.isalnum() and 2 * sum(ch.isdigit() for ch in text) >= len(text)

@@ -19,8 +19,8 @@ from collections import Counter
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.leftovers import COUNTRIES, country_name, eliminate
-from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, date_order, either_way, is_invoice_number,
-                                      month_first, parse_date, parse_money, shown_order)
+from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, agreed_order, date_order, either_way,
+                                      is_invoice_number, month_first, parse_date, parse_money, readings, shown_order)
 from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words,
                                      norm, phrase_start)
 from ingestion.invoices.words import Word, row_key, span
@@ -310,19 +310,20 @@ def _shared(found: dict[str, tuple[object, list[Word]]], far: dict[str, Box | No
 
 
 def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None) -> list[tuple[str, str]]:
-    """The invoice date read month first when the document states that order (``MM/DD/YYYY``) or its other dates
-    show it (a due date of ``12/29/2010``), and a doubt when it is printed in numbers that read as two dates
-    (``01/12/2010``) and the document neither states nor shows an order."""
+    """The invoice date read month first (or year first) when the document states that order (``MM/DD/YYYY``) or
+    its other dates show it (a due date of ``12/29/2010``; a return-by date within a year of it in one order only),
+    and a doubt when it is printed in numbers that read as two dates (``01/12/2010``) and nothing tells which."""
     if fields.invoice_date is None or box is None:
         return []
     printed = " ".join(w.text for row in rows for w in row if w.page == box.page and box.x0 - 0.5 <= w.cx <= box.x1 + 0.5
                        and box.y0 - 0.5 <= w.cy <= box.y1 + 0.5)
     if not either_way(printed):
         return []
-    order = next((o for row in rows for w in row if (o := date_order(w.text))), None) or \
-        shown_order(printed, [w.text for row in rows for w in row])  # a due date of 12/29/2010: month first
-    if order == "month":
-        fields.invoice_date = month_first(printed)
+    texts = [w.text for row in rows for w in row]  # a due date of 12/29/2010: month first; 10-12-16 by 10-12-02:
+    order = next(filter(None, map(date_order, texts)), None) or agreed_order(printed, texts) or \
+        shown_order(printed, texts)  # year first, two weeks apart (not 14 years)
+    if order in ("month", "year"):
+        fields.invoice_date = readings(printed)[order]
     if order:
         return []
     other = month_first(printed)

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from ingestion.invoices.vocab import UNITS
 
 __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
-           "parse_quantity", "shown_order", "three_decimals"]
+           "parse_quantity", "readings", "agreed_order", "shown_order", "three_decimals"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
 _DOLLARS = {"US$": "USD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "SG$": "SGD", "C$": "CAD",
@@ -280,6 +280,47 @@ def shown_order(date: str, texts: list[str]) -> str | None:
         if d and text.strip()[len(d[1])] == sep and 0 < int(d[1]) <= 31 and 0 < int(d[2]) <= 31:
             seen |= {"day"} if int(d[1]) > 12 >= int(d[2]) else {"month"} if int(d[2]) > 12 >= int(d[1]) else set()
     return seen.pop() if len(seen) == 1 else None
+
+
+def readings(text: str) -> dict[str, dt.date]:
+    """What a numeric date can be: ``"day"`` first, ``"month"`` first and, when its three parts are two digits each,
+    ``"year"`` first (``10-12-02``, as Swedish tills print 2 December 2010); only the orders giving a real date.
+
+    >>> sorted(readings("10-12-02").items())[-1], sorted(readings("01/12/2010")), readings("2010-12-01")
+    (('year', datetime.date(2010, 12, 2)), ['day', 'month'], {})
+    """
+    m = _NUMERIC_DATE.fullmatch(text.strip().rstrip(".,"))
+    if not m:
+        return {}
+    a, b, c = m[1], m[2], m[3]
+    out = {}
+    for order, (y, mo, d) in (("day", (c, b, a)), ("month", (c, a, b)), ("year", (a, b, c))):
+        if order == "year" and not len(a) == len(b) == len(c) == 2:
+            continue
+        try:
+            out[order] = dt.date(_year(y), int(mo), int(d))
+        except ValueError:
+            pass
+    return out
+
+
+def agreed_order(date: str, texts: list[str]) -> str | None:
+    """The one order of :func:`readings` under which ``date`` and the document's other numeric dates printed like it
+    (the same separator and lengths) all lie within a year of one another (an invoice date and its due or
+    return-by date), or ``None`` when no other date is printed so, or more orders than one agree.
+
+    >>> agreed_order("10-12-02", ["Kvittonr", "10-12-16"]), agreed_order("01/12/10", ["31/12/10"])
+    ('year', 'day')
+    >>> agreed_order("01/12/2010", ["05/12/2010"]), agreed_order("01/12/2010", ["Date"])
+    (None, None)
+    """
+    shape = re.sub(r"\d", "9", date.strip().rstrip(".,"))
+    others = [t for t in texts if re.sub(r"\d", "9", t.strip().rstrip(".,")) == shape and t.strip() != date.strip()]
+    if not others:
+        return None
+    fits = [order for order, day in readings(date).items()
+            if all(order in (r := readings(t)) and abs((r[order] - day).days) <= 366 for t in others)]
+    return fits[0] if len(fits) == 1 else None
 
 
 def month_first(text: str) -> dt.date | None:

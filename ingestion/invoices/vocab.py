@@ -114,6 +114,29 @@ LABELS = _phrases({
     "other": ("Fällig am", "Zahlungsziel", "Lieferdatum", "Bestellnummer", "USt-IdNr.", "Steuernummer",
               "Uiterste betaaldatum", "Vervaldatum", "Betalingstermijn", "KvK", "Ordernummer"),
     "charge": ("Fracht", "Versandkosten", "Porto", "Verpackung", "Vracht", "Verzendkosten"),
+}) | _phrases({  # French, Norwegian and Swedish invoices' own labels, and what a till prints beside its totals
+    "invoice_number": ("Facture n°", "N° facture", "N° de facture", "Numéro de facture", "Ticket n°", "Avoir n°",
+                       "N° avoir", "Fakturanr.", "Fakturanummer", "Kvitteringsnr.", "Kvittonr.", "Kreditnotanr.",
+                       "Kreditfakturanr.", "Beleg-Nr.", "Bon-Nr.", "Ticketnr.", "Receipt no.", "Trans no.",
+                       "Transaction no.", "Refund no.", "Credit no.", "Credit note no."),
+    "invoice_date": ("Date de facture", "Date facture", "Date d'émission", "Fakturadato", "Dato", "Fakturadatum"),
+    "customer_id": ("N° client", "Code client", "Numéro client", "Réf. client", "Kundenr.", "Kundenummer", "Kundnr.",
+                    "Kundnummer", "Cust acc", "Cust acc."),
+    "country": ("Pays", "Land"),
+    "subtotal": ("Total HT", "Sous-total", "Sous-total HT", "Montant HT", "Total hors taxes", "Sum eks. mva",
+                 "Sum ekskl. mva", "Netto", "Netto exkl. moms", "Summa exkl. moms", "Summa netto", "Nettobelopp",
+                 "Zwischensumme netto", "Subtotaal excl. btw", "Subtotal ex VAT"),
+    "tax": ("Montant TVA", "Total TVA"),  # TVA, MVA, Moms alone: as TAXES composes them
+    "total": ("Total TTC", "Net à payer", "Net a payer", "Montant TTC", "Totalt", "Å betale", "Att betala",
+              "Summa att betala", "Summe", "Gesamt", "Zu zahlen"),
+    "other": ("Date d'échéance", "Échéance", "N° TVA", "SIRET", "N° de commande", "Forfallsdato", "Org.nr.",
+              "Förfallodatum", "Momsreg.nr.", "Bankgiro", "Plusgiro",
+              # a till's time, till and cashier, and the payment tendered and the change given back
+              "Time", "Till", "Cashier", "Operator", "Heure", "Caisse", "Caissier", "Uhrzeit", "Zeit", "Kasse",
+              "Kassierer", "Bediener", "Kassa", "Kassier", "Kassör", "Tid", "Kl.", "Cash", "Cash tendered",
+              "Tendered", "Change", "Change due", "Refund cash", "Espèces", "Rendu", "Monnaie rendue",
+              "Carte bancaire", "Gegeben", "Gegeben bar", "Rückgeld", "Contant", "Wisselgeld", "Kontant", "Veksel",
+              "Växel", "Tillbaka", "Bankkort"),
 })
 OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
@@ -147,6 +170,13 @@ HEADINGS = _phrases({
     "quantity": ("Menge", "Anzahl", "Aantal"),
     "unit_price": ("Einzelpreis", "Stückpreis", "Preis", "Prijs", "Prijs per stuk", "Eenheidsprijs"),
     "amount": ("Betrag", "Gesamtpreis", "Gesamt", "Bedrag", "Regeltotaal", "Totaal"),
+}) | _phrases({  # French, Norwegian and Swedish headings
+    "code": ("Réf.", "Référence", "Code article", "Varenr.", "Varenummer", "Artikelnr", "Art.nr"),
+    "description": ("Désignation", "Libellé", "Beskrivelse", "Varebeskrivelse", "Benämning", "Beskrivning"),
+    "quantity": ("Qté", "Quantité", "Antall", "Ant.", "Antal"),
+    "unit_price": ("Prix unitaire", "P.U.", "PU HT", "Prix unitaire HT", "Prix", "Enhetspris", "Pris", "À-pris",
+                   "A-pris", "Styckpris"),
+    "amount": ("Montant", "Montant HT", "Total HT", "Beløp", "Belopp", "Summa"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
@@ -206,12 +236,14 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
     return out
 
 
-TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes"}
+TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes", "tva", "mva", "moms", "ust"}
 """Words naming a tax, in labels and headings (lower case, no full stop)."""
-BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett"}
+BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett", "ht", "eks", "ekskl",
+          "exkl", "netto"}
 """Words leaving a tax out (``excl. VAT``, ``Net``)."""
-_WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w"}
-SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total"}
+_WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w", "ttc", "inkl", "brutto"}
+SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total", "totalt", "summa", "summe", "montant",
+        "belopp", "beløp"}
 """Words naming a sum (``Total``, ``Amount``)."""
 _FILLER = {"of", "the", "invoice", "document", "lines", "items", "goods", "&", "and", "%", "due", "grand"}
 _PAYABLE = {"payable", "due"}
@@ -252,7 +284,7 @@ def _composed(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int]
 
 _PARTIES = {"customer", "cust", "client", "buyer", "buyer's", "consignee", "consignee's", "importer", "importer's",
             "purchaser", "member", "debtor", "payer", "customer's", "client's", "party"}
-IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num"}
+IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num", "acc"}
 """Words naming an identifier (``No.`` of ``Item No.``, ``code`` of ``Customer code``; lower case, no full stop)."""
 _DOCUMENTS = {"invoice", "inv", "bill", "document", "doc", "receipt"}
 _KINDS = {"export", "tax", "commercial", "proforma", "final", "original", "sales", "customs", "vat"}

@@ -226,3 +226,19 @@ def test_a_line_number_read_into_the_description_is_doubted_on_scanned_lines():
     assert misread_text(lines, scanned={1}) == [
         ("line 1: a word read may be misread", "line 1 (page 1) reads '1ANTIQUE': the line's number may be read "
                                                "into its description; check it on the page")]
+
+
+def test_a_lone_1_is_doubted_only_between_two_words_wherever_it_stands():
+    """The 1 of ``ITS 1 BEST`` is doubted as the second word or the last but one, not after or before a number, nor
+    as the last word (``SET OF 1``); a line number glued to two capitals is doubted (``2AB``), to one not (``2D``)."""
+    def said(description, code=None, n=1):
+        return [d for _, d in misread_text([_line(code=code, description=description)] * n, scanned={1})]
+    assert said("ITS 1 BEST MUM") == ["line 1 (page 1) reads 'ITS 1 BEST': the 1 may be a misread dash or I; check "
+                                      "it on the page"]
+    assert said("TOAST ITS 1 BEST") == ["line 1 (page 1) reads 'ITS 1 BEST': the 1 may be a misread dash or I; check "
+                                        "it on the page"]
+    assert said("SET 1 BEST", code="22633")[0].startswith("line 1 (page 1) reads 'SET 1 BEST'")
+    assert said("PACK 12 1 BEST") == said("PACK OF 1 12 MUGS") == said("SET OF 1") == said("1 BEST MUG") == []
+    assert said("2AB HOOK", n=2)[0] == ("line 2 (page 1) reads '2AB': the line's number may be read into its "
+                                        "description; check it on the page")
+    assert said("2D HOOK", n=2) == []

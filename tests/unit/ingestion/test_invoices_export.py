@@ -21,14 +21,14 @@ from tests.unit.ingestion.test_invoices_shop import _failed, _lines
 D = Decimal
 
 
-def _pages(*pages: list[tuple[float, float, str, str]], size: float = 8.5) -> bytes:
+def _pages(*pages: list[tuple[float, float, str, str]], size: float = 8.5, paper=A4) -> bytes:
     """Pages of (x, y from the top, text, "l" or "r" aligned at x)."""
     buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=A4)
+    c = canvas.Canvas(buf, pagesize=paper)
     for page in pages:
         c.setFont("Helvetica", size)
         for x, y, text, align in page:
-            (c.drawRightString if align == "r" else c.drawString)(x, A4[1] - y, text)
+            (c.drawRightString if align == "r" else c.drawString)(x, paper[1] - y, text)
         c.showPage()
     c.save()
     return buf.getvalue()
