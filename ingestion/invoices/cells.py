@@ -13,7 +13,7 @@ from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word, span
 
 __all__ = ["across", "bracketed_code", "code_in_description", "code_like", "joined", "labelled_code",
-           "marks_to_numbers", "text_limit", "unjoin", "unsure_code", "wrapped_below", "wraps"]
+           "marks_to_numbers", "text_limit", "unreferenced", "unjoin", "unsure_code", "wrapped_below", "wraps"]
 
 _BRACKETED = re.compile(r"\[((?=[^\]]*\d)[A-Z0-9][A-Z0-9\-/._]{2,})\]", re.IGNORECASE)  # [22632] MUG: the code
 _CODE = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9\-/.]{2,}$", re.IGNORECASE)  # 22632, 85123A, 84029G-X: 3 or more
@@ -203,6 +203,29 @@ def marks_to_numbers(row: list[Word]) -> list[Word]:
     for k in after:
         w, to = row[k], row[k + 1]
         out[k] = Word(w.text, to.x0 - 1.0, w.y0, to.x0 - 1.0 + min(w.x1 - w.x0, 1.0), w.y1, w.page, w.ocr)
+    return out
+
+
+_REFERENCE = re.compile(r"^[(\[]?B[TG]-\d{1,3}[)\]]?(:?)$")  # EN 16931's business terms: (BT-1), [BG-25], BT-2
+
+
+def unreferenced(row: list[Word]) -> list[Word]:
+    """The row less the business-term references an e-invoice's visualisation prints beside its labels
+    (``Invoice number (BT-1): 536754``, ``BT-2 Invoice issue date``, or a narrow column of them), a colon after
+    one kept on the word before it, so the label reads as one with its value.
+
+    >>> row = [Word(t, 10 * k, 0, 10 * k + 8, 9, 1) for k, t in enumerate(("Invoice", "number", "(BT-1):", "536754"))]
+    >>> [w.text for w in unreferenced(row)]
+    ['Invoice', 'number:', '536754']
+    """
+    out: list[Word] = []
+    for w in row:
+        m = _REFERENCE.match(w.text)
+        if not m:
+            out.append(w)
+        elif m[1] and out and not out[-1].text.endswith(":"):
+            out[-1] = Word(out[-1].text + ":", out[-1].x0, out[-1].y0, out[-1].x1, out[-1].y1, out[-1].page,
+                           out[-1].ocr, out[-1].cuts)
     return out
 
 

@@ -25,7 +25,7 @@ from ingestion.invoices.values import parse_date, parse_money
 from ingestion.invoices.vocab import LABELS, field_words, match_words
 from ingestion.invoices.words import Word, row_key, span
 
-__all__ = ["COUNTRIES", "OTHER_WORDS", "country_name", "eliminate"]
+__all__ = ["COUNTRIES", "OTHER_WORDS", "as_printed", "country_name", "eliminate"]
 
 def _country_names() -> dict[str, str]:
     """Country names by their lower case: ISO 3166's (pycountry: the short, common and official names) and the names
@@ -52,11 +52,19 @@ COUNTRIES = set(_NAMES)
 
 def country_name(text: str) -> str:
     """A country printed in capitals as its name is written (``UNITED KINGDOM`` is United Kingdom; ``EIRE`` and
-    ``USA`` stay so); any other text as printed.
+    ``USA`` stay so), a country's ISO 3166 code as its name (``GB``: an e-invoice's buyer country code); any other
+    text as printed.
 
     >>> country_name("UNITED KINGDOM"), country_name("EIRE"), country_name("Hong Kong"), country_name("ATLANTIS")
     ('United Kingdom', 'EIRE', 'Hong Kong', 'ATLANTIS')
+    >>> country_name("GB"), country_name("DE"), country_name("UK"), country_name("QQ")
+    ('United Kingdom', 'Germany', 'UK', 'QQ')
     """
+    if len(text) == 2 and text.isupper() and text.lower() not in _NAMES:
+        import pycountry
+
+        found = pycountry.countries.get(alpha_2=text)
+        return getattr(found, "common_name", None) or found.name if found else text
     return _NAMES.get(text.lower(), text) if text.isupper() else text
 _CUSTOMER = re.compile(r"\d{4,8}")
 _WORDS = re.compile(r"[A-Za-z][A-Za-z./\-]*#?:?|#:?")  # a label's words ("A/C No.", "Acct #")
@@ -228,6 +236,39 @@ def _countries(free: list[Word]) -> list[tuple[str, list[Word]]]:
                 out.append((country_name(text), free[i:i + n]))
                 break
     return out
+
+
+_ALIASES = {"eire": "IE", "usa": "US", "uk": "GB", "u.k.": "GB", "rsa": "ZA", "uae": "AE", "great britain": "GB",
+            "holland": "NL"}
+
+
+def _iso(name: str) -> str | None:
+    import pycountry
+
+    try:
+        return _ALIASES.get(name.lower()) or pycountry.countries.lookup(name).alpha_2
+    except LookupError:
+        return None
+
+
+def as_printed(fields: InvoiceFields, box: Box | None, rows: list[list[Word]]) -> None:
+    """A country read from its ISO code (``IE``) named as the page names it beside the code (``EIRE`` in the
+    address over it, within six heights), when it does.
+
+    >>> f = InvoiceFields(country="Ireland")
+    >>> rows = [[Word("IE", 0, 0, 9, 9, 1)], [Word("EIRE", 0, 20, 20, 29, 1)]]
+    >>> as_printed(f, Box(1, 0, 0, 9, 9), rows); f.country
+    'EIRE'
+    """
+    code = [w for row in rows for w in row if box and _taken(w, {"country": box})]
+    if fields.country is None or len(code) != 1 or len(code[0].text) != 2 or _iso(fields.country) != code[0].text:
+        return
+    w = code[0]
+    names = [(abs(ws[0].cx - w.cx) + abs(ws[0].cy - w.cy), name) for row in rows if row[0].page == w.page
+             for name, ws in _countries(row) if name != fields.country and _iso(name) == w.text]
+    near = min(names, default=None)
+    if near and near[0] < 6 * w.height:
+        fields.country = near[1]
 
 
 def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word]],

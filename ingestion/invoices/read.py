@@ -9,9 +9,10 @@ invented for it.
 from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
-from ingestion.invoices.cells import marks_to_numbers
+from ingestion.invoices.cells import marks_to_numbers, unreferenced
 from ingestion.invoices.checks import gaps, misread_text, run_checks
 from ingestion.invoices.header import document_currency, printed_currencies, read_header, which_dollar
+from ingestion.invoices.leftovers import as_printed
 from ingestion.invoices.receipt import prefer
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
@@ -40,7 +41,7 @@ def read_invoice(data: bytes, filename: str, *, ocr: bool = True, ocr_dpi: int =
                 if ocr and page_needs_ocr(page):
                     words, tolerance = ocr_words(page, index + 1, dpi=ocr_dpi), 0.75
                     scanned += 1
-            pages.append([marks_to_numbers(row) for row in group_rows(words, tolerance)])
+            pages.append([r for row in group_rows(words, tolerance) if (r := unreferenced(marks_to_numbers(row)))])
             if progress is not None:
                 progress(index + 1, doc.page_count)
         count = doc.page_count
@@ -57,6 +58,7 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
     table = prefer(read_table(pages), pages)
     rows = [row for page in pages for row in page]
     fields, boxes, currencies, unread, doubts = read_header(rows, table.used)
+    as_printed(fields, boxes.get("country"), rows)
     has_table = bool(table.lines) and "amount" in table.roles and ("quantity" in table.roles or
                                                                    "unit_price" in table.roles)
     if not has_table and fields.invoice_number is None and fields.total is None:

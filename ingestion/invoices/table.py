@@ -291,12 +291,13 @@ def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> boo
 
 def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
     """How far below the row above a wrapped description may start: twice the usual gap between two item rows one
-    after the other, and at least half a height more (``None`` without two such pairs). A wrap follows its line as
-    closely as lines follow each other or closer; a row further down ("Document totals") begins something else."""
+    after the other, and at least half a height more; without two such pairs, a height (``None`` without items). A
+    wrap follows its line as closely as lines follow each other or closer; a row further down ("Document totals")
+    begins something else."""
     ids = {id(r) for r in items}
     gaps = sorted(span(b).y0 - span(a).y1 for a, b in zip(body, body[1:]) if id(a) in ids and id(b) in ids)
     if len(gaps) < 2:
-        return None
+        return max((w.height for r in items for w in r), default=None)
     usual = max(gaps[len(gaps) // 2], 0.0)
     return max(2 * usual, usual + 0.5 * max(w.height for r in items for w in r))
 

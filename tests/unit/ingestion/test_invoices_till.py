@@ -15,6 +15,7 @@ from tests.unit.ingestion.test_invoices_shop import _failed, _lines
 
 D = Decimal
 ROLL = (227.0, 600.0)
+RETURN_BY = {"en": "31/12/2010", "fr": "31/12/10", "sv": "10-12-31"}
 LINES = [("84755", "COLOUR GLASS T-LIGHT HOLDER HANGING", 16, D("0.65"), D("10.40")),
          ("85123A", "WHITE HANGING HEART T-LIGHT HOLDER", 6, D("2.55"), D("15.30")),
          ("22178", "VICTORIAN GLASS HANGING T-LIGHT", 36, D("1.25"), D("45.00")),
@@ -28,10 +29,13 @@ def _till(code_first: bool, language: str = "en") -> bytes:
                     "Country", "Net total", "VAT @ 20.00%", "TOTAL GBP", "Cash tendered", "Change due", "ea"),
              "fr": ("TICKET-FACTURE", "Ticket n°:", "Date:", "01/12/10", "Heure:", "Caisse:", "Caissier:",
                     "Code client:", "Pays:", "Total HT:", "Montant TVA 20,00%:", "TOTAL TTC EUR", "Espèces:",
-                    "Rendu:", "pce")}[language]
+                    "Rendu:", "pce"),
+             "sv": ("FAKTURA", "Kvittonr", "Datum", "10-12-01", "Tid", "Kassa", "Kassör", "Kundnr", "Land",
+                    "Netto exkl. moms", "Moms 20,00 %", "ATT BETALA SEK", "Kontant", "Växel", "st")}[language]
     (title, number, date, when, time, till, cashier, customer, country, net, vat, total, cash, change,
      unit) = words
     money = (lambda v: f"{v:.2f}") if language == "en" else (lambda v: f"{v:.2f}".replace(".", ","))
+    # a Swedish till's date is year first (10-12-01), its return-by date two weeks on: read as 1 December 2010
     page = [(20, 20, "Thistledown Homeware Ltd", "l"), (20, 31, "42 Grainger Street, Newcastle", "l"),
             (20, 42, "VAT Reg No GB181788379", "l"), (80, 62, title, "l"), (9, 84, number, "l"),
             (218, 84, "536573", "r"), (9, 95, f"{date} {when}", "l"), (150, 95, time, "l"), (218, 95, "12:07", "r"),
@@ -56,17 +60,18 @@ def _till(code_first: bool, language: str = "en") -> bytes:
         y += 12
     page += [(9, y + 8, "Rate", "l"), (100, y + 8, "Net", "l"), (150, y + 8, "VAT", "l"), (218, y + 8, "Gross", "r"),
              (9, y + 19, "A 20%", "l"), (120, y + 19, "88.70", "r"), (170, y + 19, "17.74", "r"),
-             (218, y + 19, "106.44", "r"), (20, y + 34, f"Returns until {'31/12/2010' if language == 'en' else '31/12/10'}", "l"),
+             (218, y + 19, "106.44", "r"), (20, y + 34, f"Returns until {RETURN_BY[language]}", "l"),
              (40, y + 46, "Thank you - please call again", "l")]
     return _pages(page, size=7.5, paper=ROLL)
 
 
 def test_a_tills_receipt_reads_each_item_from_its_quantity_row_and_the_rows_above():
     """Code and description before the quantity row or split across it, a description wrapped onto a second row,
-    a code with no digits (``POST``, taken as the other lines print theirs, and named for a reviewer), in English
-    and French; the till's time, cashier, cash and change are no field, the VAT summary is no item."""
+    a code with no digits (``POST``, taken as the other lines print theirs, and named for a reviewer), in English,
+    French and Swedish (a date year first: ``10-12-01``, read so as the return-by date ``10-12-31`` is weeks on);
+    the till's time, cashier, cash and change are no field, the VAT summary is no item."""
     for code_first in (True, False):
-        for language in ("en", "fr"):
+        for language in ("en", "fr", "sv"):
             reading = read_invoice(_till(code_first, language), "r.pdf")
             f = reading.fields
             assert (f.invoice_number, f.invoice_date.isoformat(), f.customer_id, f.country) == \
