@@ -127,6 +127,9 @@ def _value(field: str, words: list[Word]):
         words = words[1:]
     for n in range(len(words), 0, -1):
         money = parse_money(" ".join(w.text for w in words[:n]))
+        if money and n < len(words) and words[n].text.isalpha() and not currency_mark(words[n].text) and \
+                not CENTS.search(words[n - 1].text):
+            return None  # "Netto 8 dager": a count of days (the payment terms), no sum
         if money:
             return (money[0], money[1] or lead), words[:n]
     return None

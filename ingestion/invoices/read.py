@@ -9,11 +9,12 @@ invented for it.
 from __future__ import annotations
 
 from core.invoices import InvoiceCheck, InvoiceReading
+from ingestion.invoices.blocks import read_blocks
 from ingestion.invoices.cells import marks_to_numbers, unreferenced
 from ingestion.invoices.checks import gaps, misread_text, run_checks
 from ingestion.invoices.header import document_currency, printed_currencies, read_header, which_dollar
 from ingestion.invoices.leftovers import as_printed
-from ingestion.invoices.receipt import prefer
+from ingestion.invoices.receipt import prefer, read_receipt
 from ingestion.invoices.table import read_table
 from ingestion.invoices.words import group_rows, ocr_words, page_words
 from ingestion.pdf.opening import check_document, open_pdf
@@ -55,7 +56,7 @@ def interpret(pages, count: int, scanned: int = 0) -> InvoiceReading:
     if not any(pages):
         why = "no text was found" + ("" if scanned else " (a scan needs OCR, which is off)")
         return InvoiceReading(is_invoice=False, pages=count, note=f"Not read as an invoice: {why}.")
-    table = prefer(read_table(pages), pages)
+    table = prefer(read_table(pages), read_receipt(pages), read_blocks(pages))
     rows = [row for page in pages for row in page]
     fields, boxes, currencies, unread, doubts = read_header(rows, table.used)
     as_printed(fields, boxes.get("country"), rows)

@@ -155,14 +155,13 @@ def _add(table: Table, parts: dict, page: int) -> None:
             table.boxes[f"lines[{n}].{key}"] = span(parts[key])
 
 
-def _priced(lines: list[InvoiceLine]) -> int:
-    """How many lines print a quantity (not 0: a VAT summary's rate letter) and quantity x price = amount."""
-    return sum(1 for x in lines if None not in (x.quantity, x.unit_price, x.amount) and x.quantity and
-               (x.quantity * x.unit_price).quantize(_CENT, ROUND_HALF_UP) == x.amount)
+def prefer(table: Table, *others: Table) -> Table:
+    """The table's reading, or another's (a till's, :func:`read_receipt`; blocks of labelled values,
+    :func:`ingestion.invoices.blocks.read_blocks`) where it holds more lines whose quantity x price is their amount
+    (a quantity of 0, a VAT summary's rate letter, counts for none)."""
+    def priced(lines: list[InvoiceLine]) -> int:
+        return sum(1 for x in lines if None not in (x.quantity, x.unit_price, x.amount) and x.quantity and
+                   (x.quantity * x.unit_price).quantize(_CENT, ROUND_HALF_UP) == x.amount)
 
-
-def prefer(table: Table, pages: list[list[list[Word]]]) -> Table:
-    """The table's reading, or the till's (:func:`read_receipt`) where it holds more lines whose quantity x price
-    is their amount."""
-    till = read_receipt(pages)
-    return till if _priced(till.lines) > _priced(table.lines) else table
+    best = max(others, key=lambda t: priced(t.lines), default=table)
+    return best if priced(best.lines) > priced(table.lines) else table

@@ -58,3 +58,64 @@ def test_an_e_invoice_visualisation_reads_its_labels_past_their_references(befor
         assert (f.subtotal, f.tax, f.total) == (D("22.50"), D("5.63"), D("28.13"))
         assert _lines(reading) == [("22113", "GREY HEART HOT WATER BOTTLE", 6, D("3.75"), D("22.50"))]
         assert not reading.needs_review, _failed(reading)
+
+
+BLOCK_LINES = [("85123A", "WHITE HANGING HEART T-LIGHT HOLDER", 6, D("2.55"), D("15.30")),
+               ("71053", "WHITE METAL LANTERN", 6, D("3.39"), D("20.34")),
+               ("84406B", "CREAM CUPID HEARTS COAT HANGER", 8, D("2.75"), D("22.00"))]
+
+
+def _head(y: float = 0) -> list[tuple[float, float, str, str]]:
+    return [(42, 40, "FAKTURA", "l"), (400, 40, "EHF Billing 3.0", "l"),
+            (42, 70, "Fakturanummer:", "l"), (150, 70, "536530", "l"), (42, 81, "Fakturadato:", "l"),
+            (150, 81, "01.12.2010", "l"), (300, 70, "Kundenummer:", "l"), (400, 70, "17905", "l"),
+            (300, 81, "Landkode:", "l"), (400, 81, "GB", "l"), (42, 92, "Valuta:", "l"), (150, 92, "NOK", "l")]
+
+
+def _totals(y: float) -> list[tuple[float, float, str, str]]:
+    """A VAT breakdown of two amounts a row, the document totals beside it, and the payment terms under them."""
+    return [(42, y, "MVA-spesifikasjon", "l"), (290, y, "Totalbeløp", "l"),
+            (42, y + 14, "Kategori", "l"), (100, y + 14, "Grunnlag", "l"), (160, y + 14, "MVA-beløp", "l"),
+            (290, y + 14, "Sum eks. mva", "l"), (540, y + 14, "57,64", "r"),
+            (42, y + 25, "S 25 %", "l"), (140, y + 25, "57,64", "r"), (200, y + 25, "14,41", "r"),
+            (290, y + 25, "MVA 25 %", "l"), (540, y + 25, "14,41", "r"),
+            (290, y + 36, "Å betale", "l"), (540, y + 36, "72,05", "r"),
+            (42, y + 60, "Betalingsbetingelser:", "l"), (150, y + 60, "Netto 8 dager", "l")]
+
+
+def _blocks(colon: str) -> bytes:
+    """Each line a block of labelled values (``colon`` after each label, or none), in Norwegian."""
+    page, y = _head(), 120.0
+    for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES, 1):
+        page += [(42, y, f"Linje{colon}", "l"), (110, y, str(n), "l"), (42, y + 12, f"Varenavn{colon}", "l"),
+                 (110, y + 12, name, "l"), (42, y + 24, f"Varenummer{colon}", "l"), (110, y + 24, code, "l"),
+                 (300, y + 24, f"Antall{colon}", "l"), (360, y + 24, f"{qty},00 EA", "l"),
+                 (42, y + 36, f"Nettopris{colon}", "l"), (110, y + 36, f"{price}".replace(".", ","), "l"),
+                 (300, y + 36, f"Nettobeløp{colon}", "l"), (360, y + 36, f"{amount}".replace(".", ","), "l")]
+        y += 58
+    return _pages(page + _totals(y + 10), size=8)
+
+
+def _numbered() -> bytes:
+    """The lines as a table whose first column numbers them (``Nr.``), right-aligned under its heading."""
+    page = _head() + [(42, 120, "Nr.", "l"), (70, 120, "Varenr.", "l"), (140, 120, "Beskrivelse", "l"),
+                      (380, 120, "Antall", "r"), (450, 120, "Pris", "r"), (540, 120, "Beløp", "r")]
+    for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES, 1):
+        y = 135 + 15 * n
+        page += [(56, y, str(n), "r"), (70, y, code, "l"), (140, y, name, "l"), (380, y, str(qty), "r"),
+                 (450, y, f"{price}".replace(".", ","), "r"), (540, y, f"{amount}".replace(".", ","), "r")]
+    return _pages(page + _totals(215), size=8)
+
+
+def test_lines_printed_as_blocks_of_labelled_values_or_numbered_are_read_whole():
+    """Blocks of labelled values (with colons or without), and a table numbering its lines in a column of its
+    own, each read into the lines; a VAT breakdown's rows of two amounts are no lines, and the payment terms'
+    ``Netto 8 dager`` is no subtotal."""
+    for data in (_blocks(":"), _blocks(""), _numbered()):
+        reading = read_invoice(data, "b.pdf")
+        f = reading.fields
+        assert (f.invoice_number, f.invoice_date.isoformat(), f.customer_id, f.country, f.currency) == \
+            ("536530", "2010-12-01", "17905", "United Kingdom", "NOK")
+        assert (f.subtotal, f.tax, f.total) == (D("57.64"), D("14.41"), D("72.05"))
+        assert _lines(reading) == BLOCK_LINES
+        assert not reading.needs_review, _failed(reading)
