@@ -132,8 +132,8 @@ def _stacked(upper: list[Word], lower: list[Word]) -> list[Word] | None:
     if any(ch.isdigit() for w in words for ch in w.text) or any(RULE.match(w.text) for w in words) or \
             min(w.y0 for w in lower) - max(w.y1 for w in upper) > 0.6 * max(w.height for w in words):
         return None
-    if _sentence(upper):
-        return None  # "We invoice you for the following deliveries:" over the headings
+    if _sentence(upper) or (len(upper) == 1 and sum(upper[0].x0 < v.x1 and v.x0 < upper[0].x1 for v in lower) > 1):
+        return None  # "We invoice you for the following deliveries:", or a section's title, over the headings
     if 2 * sum(any(u.x0 < v.x1 and v.x0 < u.x1 for v in lower) for u in upper) < len(upper) and \
             not all(any(u.x0 < v.x1 and v.x0 < u.x1 for u in upper) for v in lower):
         return None  # neither most upper words over lower ones nor every lower word under one: no second line

@@ -37,6 +37,7 @@ from core.invoices import InvoiceLine
 from ingestion.invoices.cells import code_like, joined, unsure_code
 from ingestion.invoices.lines import Table, texts
 from ingestion.invoices.values import parse_money, parse_quantity
+from ingestion.invoices.vocab import LABELS_ABOVE_ITEMS, match_words
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["prefer", "read_receipt"]
@@ -140,8 +141,9 @@ def read_receipt(pages: list[list[list[Word]]]) -> Table:
 
 
 def _labelled(row: list[Word]) -> bool:
-    """A row of the receipt's head (``Client: Tante Emma``), not an item's description."""
-    return any(w.text.endswith(":") for w in row)
+    """A row of the receipt's head (``Client: Tante Emma``, ``Land United Kingdom``: a colon, or a known label
+    first), not an item's description."""
+    return any(w.text.endswith(":") for w in row) or any(m.start == 0 for m in match_words(row, LABELS_ABOVE_ITEMS))
 
 
 def _add(table: Table, parts: dict, page: int) -> None:

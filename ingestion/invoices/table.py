@@ -305,12 +305,12 @@ def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
 def _items_part(body: list[list[Word]]) -> list[list[Word]]:
     """The rows up to the last with two amounts: those after it may be totals whose label is not known, which
     must not fill the strips between columns; and before a gap more than twice as tall as the usual gap between
-    two item rows (and than a row's height): below it a VAT breakdown's rows of two amounts are no items."""
+    two item rows (and than 0.6 of a row's height): below it a VAT breakdown's rows of two amounts are no items."""
     items = [k for k, r in enumerate(body) if item_row(r)]
     last = items[-1] if items else len(body) - 1
     gaps = sorted(span(body[k]).y0 - span(body[k - 1]).y1 for k in items if k - 1 in items)
     if len(gaps) >= 2:
-        most = max(2 * max(gaps[len(gaps) // 2], 0.0), max(w.height for w in body[items[0]]))
+        most = max(2 * max(gaps[len(gaps) // 2], 0.0), 0.6 * max(w.height for w in body[items[0]]))
         cut = next((k for k in range(items[0] + 1, len(body)) if span(body[k]).y0 - span(body[k - 1]).y1 > most), None)
         last = max((k for k in items if cut is None or k < cut), default=last)
     return body[:last + 1]

@@ -166,7 +166,9 @@ HEADINGS = _phrases({
               "Commodity code", "Schedule B no.", "CN code", "Customs code", "Origin", "COO", "Country of origin",
               "Ctry of origin", "Net weight", "Net weight kg", "Net kg", "N.W. kg", "Net wt", "Gross weight", "Weight",
               # the unit of measure's code (C62, H87, XPP) beside the quantity, not the product's code
-              "Unit code", "Unit of measure", "Unit of measure code", "UoM", "UoM code"),
+              "Unit code", "Unit of measure", "Unit of measure code", "UoM", "UoM code",
+              # the line's position, counting the lines
+              "Pos", "Pos.", "Position", "Pos.-Nr."),
 }) | _phrases({  # German and Dutch invoices' own headings
     "code": ("Artikelnummer", "Artikelnr.", "Art.-Nr.", "Art.nr.", "Artikelcode"),
     "description": ("Artikel", "Bezeichnung", "Artikelbezeichnung", "Beschreibung", "Omschrijving"),

@@ -170,7 +170,7 @@ def ocr_words(page: pymupdf.Page, number: int, dpi: int = 200) -> list[Word]:
     words = []
     for text, spans, blanks, (x0, y0, x1, y1) in placed:
         words += place_line(text, spans, y0, y1, number, blanks, space) or split_line(text, x0, y0, x1, y1, number)
-    return words
+    return [w for w in words if not typed_rule(w.text)]  # as a text layer's are (page_words)
 
 
 # A pixel darker than this (of 255, in its darkest channel) is ink; a scan's grey noise stays lighter.

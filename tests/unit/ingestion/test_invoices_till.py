@@ -90,3 +90,10 @@ def test_a_row_is_an_item_only_where_quantity_x_price_is_its_amount():
             _row(20, "SET", "OF", "3"), _row(30, "2", "x", "1.50", "3.00", "B"), _row(40, "6x1,85", "11,10")]
     assert [(x.description, x.quantity, x.amount) for x in read_receipt([rows]).lines] == [
         ("SET OF 3", D("2"), D("3.00")), (None, D("6"), D("11.10"))]
+
+
+def test_a_row_of_the_receipts_head_is_no_part_of_the_first_items_description():
+    """On a scan the typed rule between the head and the items is no gap: a row starting with a known label
+    (``Land United Kingdom``, no colon) still ends the description above the first item."""
+    rows = [_row(0, "Land", "United", "Kingdom"), _row(10, "DOORSTOP", "RETROSPOT"), _row(20, "2", "x", "1.50", "3.00")]
+    assert [x.description for x in read_receipt([rows]).lines] == ["DOORSTOP RETROSPOT"]

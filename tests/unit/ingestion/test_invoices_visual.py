@@ -96,9 +96,11 @@ def _blocks(colon: str) -> bytes:
     return _pages(page + _totals(y + 10), size=8)
 
 
-def _numbered() -> bytes:
-    """The lines as a table whose first column numbers them (``Nr.``), right-aligned under its heading."""
-    page = _head() + [(42, 120, "Nr.", "l"), (70, 120, "Varenr.", "l"), (140, 120, "Beskrivelse", "l"),
+def _numbered(counter: str = "Nr.") -> bytes:
+    """The lines as a table whose first column numbers them (``Nr.``, ``Pos.``), right-aligned under its heading,
+    under the section's title set over the first two columns."""
+    page = _head() + [(42, 111, "Rechnungspositionen", "l"), (42, 120, counter, "l"), (70, 120, "Varenr.", "l"),
+                      (140, 120, "Beskrivelse", "l"),
                       (380, 120, "Antall", "r"), (450, 120, "Pris", "r"), (540, 120, "Beløp", "r")]
     for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES, 1):
         y = 135 + 15 * n
@@ -111,7 +113,7 @@ def test_lines_printed_as_blocks_of_labelled_values_or_numbered_are_read_whole()
     """Blocks of labelled values (with colons or without), and a table numbering its lines in a column of its
     own, each read into the lines; a VAT breakdown's rows of two amounts are no lines, and the payment terms'
     ``Netto 8 dager`` is no subtotal."""
-    for data in (_blocks(":"), _blocks(""), _numbered()):
+    for data in (_blocks(":"), _blocks(""), _numbered(), _numbered("Pos.")):
         reading = read_invoice(data, "b.pdf")
         f = reading.fields
         assert (f.invoice_number, f.invoice_date.isoformat(), f.customer_id, f.country, f.currency) == \
@@ -119,3 +121,17 @@ def test_lines_printed_as_blocks_of_labelled_values_or_numbered_are_read_whole()
         assert (f.subtotal, f.tax, f.total) == (D("57.64"), D("14.41"), D("72.05"))
         assert _lines(reading) == BLOCK_LINES
         assert not reading.needs_review, _failed(reading)
+
+
+def test_a_sections_title_over_two_headings_is_no_second_heading_line():
+    """``Rechnungspositionen`` set just over ``Pos.`` and ``Art.-Nr.`` (as a scan's tall rows set it) titles the
+    table: it is not read as the first line of a heading standing over both (which made one column of the two,
+    the position glued to each code); ``Unit`` over ``price`` still is."""
+    from ingestion.invoices.heading import _stacked
+    from ingestion.invoices.words import Word
+
+    title = [Word("Rechnungspositionen", 47, 243, 134, 256, 1, True)]
+    lower = [Word("Pos.", 53, 257, 71, 270, 1, True), Word("Art.-Nr.", 77, 257, 108, 270, 1, True)]
+    assert _stacked(title, lower) is None
+    assert [w.text for w in _stacked([Word("Unit", 100, 0, 118, 9, 1)], [Word("price", 98, 10, 120, 19, 1)])] == \
+        ["Unit", "price"]
