@@ -88,10 +88,10 @@ def _item(row: list[Word]) -> dict | None:
     return None
 
 
-def _above(rows: list[list[Word]], k: int, taken: set[int]) -> list[Word]:
-    """The words of the rows over item row ``k`` that may hold its description: up to three rows set as close as
-    lines of one block (no more than 1.6 heights apart), none used by another item, printing a label or a sum of
-    money."""
+def _above(rows: list[list[Word]], k: int, taken: set[int]) -> tuple[int, list[Word]]:
+    """The first of the rows over item row ``k`` that may hold its description, and their words: up to three rows
+    set as close as lines of one block (no more than 1.6 heights apart), none used by another item, printing a label
+    or a sum of money."""
     out: list[Word] = []
     j = k - 1
     while j >= 0 and k - j <= 3 and j not in taken and not _labelled(rows[j]) and \
@@ -102,7 +102,7 @@ def _above(rows: list[list[Word]], k: int, taken: set[int]) -> list[Word]:
             break
         out = rows[j] + out
         j -= 1
-    return out
+    return j + 1, out
 
 
 def read_receipt(pages: list[list[list[Word]]]) -> Table:
@@ -116,13 +116,13 @@ def read_receipt(pages: list[list[list[Word]]]) -> Table:
         items = {k: parts for k, row in enumerate(rows) if (parts := _item(_unglued(row)))}
         taken = set(items)
         for k, parts in items.items():
-            lead, above = parts.pop("lead"), _above(rows, k, taken)
+            lead, (first, above) = parts.pop("lead"), _above(rows, k, taken)
             if len(lead) == 1 and above:  # the code on the quantity's row, the description over it
                 parts.update(code=lead, description=above)
             else:
                 parts.update(code=None, description=lead or above)
             if not lead:
-                taken |= {j for j in range(k - 3, k) if j >= 0 and rows[j][0] in above}
+                taken |= set(range(first, k))
             found.append((parts, rows[k][0].page))
         table.used |= {row_key(rows[k]) for k in taken}
     shared = joined([{"description": p["description"]} for p, _ in found if p["code"] is None])
