@@ -30,10 +30,28 @@ __all__ = ["read_blocks"]
 _ROLES = ("code", "description", "quantity", "unit_price", "amount")
 
 
+def _value(role: str, words: list[Word]) -> list[Word]:
+    """The words of a value, a qualifier in brackets before it dropped (``Einzelpreis (netto): 2,95``); none where
+    a number's label holds no number with at most a unit after it (``Unit 3, Kingsway Park`` of an address), or a
+    code's more than one word."""
+    start = 0
+    while start < len(words) and words[start].text.startswith("(") and ")" in words[start:][0].text:
+        start += 1
+    words = words[start:]
+    if role == "code" and len(words) != 1:  # a code is one word: "Référence de commande 4544831" names no item
+        return []
+    if role in ("quantity", "unit_price", "amount"):
+        parse = parse_quantity if role == "quantity" else parse_money
+        if len(words) > 3 or not words or parse(texts(words[:1])) is None:
+            return []
+    return words
+
+
 def _values(row: list[Word]) -> list[tuple[str, list[Word]]]:
     """The row's labelled values: (role, the words after the label up to the next label)."""
     found = [m for m in match_words(row, HEADINGS) if m.role in _ROLES]
-    pairs = [(m.role, row[m.end:nxt.start if nxt else len(row)]) for m, nxt in zip(found, [*found[1:], None])]
+    pairs = [(m.role, _value(m.role, row[m.end:nxt.start if nxt else len(row)])) for m, nxt in
+             zip(found, [*found[1:], None])]
     return [(role, words) for role, words in pairs if words]
 
 
@@ -47,18 +65,26 @@ def _line(block: dict[str, list[Word]]) -> tuple | None:
     return quantity, price, amount
 
 
+def _blocks(values: list[tuple[str, list[Word], tuple]], opener: str | None) -> list[tuple[dict, set]]:
+    """The labelled values in blocks: a block ends where a label it holds comes again, or the label that opens
+    the document's blocks does."""
+    blocks: list[tuple[dict[str, list[Word]], set]] = [({}, set())]
+    for role, words, key in values:
+        if role in blocks[-1][0] or role == opener and blocks[-1][0]:
+            blocks.append(({}, set()))
+        blocks[-1][0][role] = words
+        blocks[-1][1].add(key)
+    return blocks
+
+
 def read_blocks(pages: list[list[list[Word]]]) -> Table:
     """The items of every page (each page given as its rows) printed as blocks of labelled values; the rows they
-    use."""
+    use. The label the first line opens with opens a block even where another of the block's labels was missed
+    (a scan's), so one missed label loses one line, not every description after it."""
     table = Table()
-    blocks: list[tuple[dict[str, list[Word]], set]] = [({}, set())]
-    for rows in pages:
-        for row in rows:
-            for role, words in _values(row):
-                if role in blocks[-1][0]:
-                    blocks.append(({}, set()))
-                blocks[-1][0][role] = words
-                blocks[-1][1].add(row_key(row))
+    values = [(role, words, row_key(row)) for rows in pages for row in rows for role, words in _values(row)]
+    opener = next((next(iter(block)) for block, _ in _blocks(values, None) if _line(block) is not None), None)
+    blocks = _blocks(values, opener)
     for block, keys in blocks:
         values = _line(block)
         if values is None:

@@ -117,6 +117,12 @@ def read_receipt(pages: list[list[list[Word]]]) -> Table:
         taken = set(items)
         for k, parts in items.items():
             lead, (first, above) = parts.pop("lead"), _above(rows, k, taken)
+            if len(lead) > 1 and above and code_like(lead[0].text) and not any(c.isalpha() for w in lead[1:]
+                                                                                for c in w.text):
+                n = len(found) + 1  # a code, then a stray number (a scan's speck), no description: the row above's
+                table.doubts.append((f"line {n}: description read", f"line {n} (page {rows[k][0].page}) prints "
+                                     f"{texts(lead[1:])!r} between its code and quantity, read into nothing: check it"))
+                lead = lead[:1]
             if len(lead) == 1 and above:  # the code on the quantity's row, the description over it
                 parts.update(code=lead, description=above)
             else:

@@ -239,7 +239,8 @@ def _carried(pages: list[list[list[Word]]],
     """``headings`` with a page that prints none of known wording (none at all, or only a spreadsheet's column
     letters, A B C) given the columns of the page before, from its first item row on (with the rows of words just
     above it, within the description's column, a sheet's row number aside: a wrapped description's first lines),
-    when the table went on over the page: no totals row followed its items there. Words left just above that row
+    when the table went on over the page: no totals row followed its items there, nor comes before that row on
+    its own page. Words left just above that row
     within the description's column are a doubt: the start of its description, read where OCR set it apart."""
     out, doubts = list(headings), []
     for p in range(1, len(pages)):
@@ -250,8 +251,8 @@ def _carried(pages: list[list[list[Word]]],
             continue  # the table ended on the page before: its totals follow it there
         first = next((k for k, r in enumerate(rows) if item_row(r)), None)
         text = next((k for k, c in enumerate(before.columns) if c.role == "description"), None)
-        if first is None:
-            continue
+        if first is None or any(_stop(r) and not _FOOT.search(_texts(r)) for r in rows[:first]):
+            continue  # none, or totals above it: what follows them (a VAT breakdown's rates) is no item
         if text is not None and text + 1 < len(before.columns):
             x0 = (before.columns[text - 1].x1 + before.columns[text].x0) / 2 if text else float("-inf")
             x1 = before.columns[text + 1].x0

@@ -125,10 +125,13 @@ LABELS = _phrases({
     "country": ("Pays", "Land", "Code pays", "Landkode", "Landskod", "Ländercode", "Landcode"),
     "subtotal": ("Total HT", "Sous-total", "Sous-total HT", "Montant HT", "Total hors taxes", "Sum eks. mva",
                  "Sum ekskl. mva", "Netto", "Netto exkl. moms", "Summa exkl. moms", "Summa netto", "Nettobelopp",
-                 "Zwischensumme netto", "Subtotaal excl. btw", "Subtotal ex VAT"),
-    "tax": ("Montant TVA", "Total TVA"),  # TVA, MVA, Moms alone: as TAXES composes them
+                 "Zwischensumme netto", "Subtotaal excl. btw", "Subtotal ex VAT", "Montant total HT",
+                 "Gesamtsumme netto", "Totalbeløp eks. MVA"),
+    "tax": ("Montant TVA", "Total TVA", "Montant total de la TVA", "Montant de la TVA", "Summe Umsatzsteuer",
+            "Totaal BTW", "Sum MVA"),  # TVA, MVA, Moms alone: as TAXES composes them
     "total": ("Total TTC", "Net à payer", "Net a payer", "Montant TTC", "Totalt", "Å betale", "Att betala",
-              "Summa att betala", "Summe", "Gesamt", "Zu zahlen"),
+              "Summa att betala", "Summe", "Gesamt", "Zu zahlen", "Montant total TTC", "Montant à payer",
+              "Gesamtsumme brutto", "Fälliger Betrag", "Te betalen bedrag", "Totalbeløp inkl. MVA"),
     "other": ("Date d'échéance", "Échéance", "N° TVA", "SIRET", "N° de commande", "Forfallsdato", "Org.nr.",
               "Förfallodatum", "Momsreg.nr.", "Bankgiro", "Plusgiro",
               # a till's time, till and cashier, and the payment tendered and the change given back
@@ -176,14 +179,16 @@ HEADINGS = _phrases({
     "unit_price": ("Einzelpreis", "Stückpreis", "Preis", "Prijs", "Prijs per stuk", "Eenheidsprijs"),
     "amount": ("Betrag", "Gesamtpreis", "Gesamt", "Bedrag", "Regeltotaal", "Totaal"),
 }) | _phrases({  # French, Norwegian and Swedish headings
-    "code": ("Réf.", "Référence", "Code article", "Varenr.", "Varenummer", "Artikelnr", "Art.nr"),
+    "code": ("Réf.", "Référence", "Code article", "Varenr.", "Varenummer", "Artikelnr", "Art.nr",
+             "Référence vendeur", "Référence article", "Artikelnummer verkoper"),
     "description": ("Désignation", "Libellé", "Beskrivelse", "Varebeskrivelse", "Benämning", "Beskrivning",
                     "Varenavn", "Artikelnamn", "Artikelname", "Artikelnaam", "Nom de l'article"),
-    "quantity": ("Qté", "Quantité", "Antall", "Ant.", "Antal"),
+    "quantity": ("Qté", "Quantité", "Antall", "Ant.", "Antal", "Quantité facturée"),
     "unit_price": ("Prix unitaire", "P.U.", "PU HT", "Prix unitaire HT", "Prix", "Enhetspris", "Pris", "À-pris",
-                   "A-pris", "Styckpris", "Nettopris", "Nettopreis", "Nettoprijs", "Prix net"),
+                   "A-pris", "Styckpris", "Nettopris", "Nettopreis", "Nettoprijs", "Prix net", "Prix unitaire net",
+                   "Netto prijs"),
     "amount": ("Montant", "Montant HT", "Total HT", "Beløp", "Belopp", "Summa", "Nettobeløp", "Nettobelopp",
-               "Nettobetrag", "Nettobedrag", "Montant net"),
+               "Nettobetrag", "Nettobedrag", "Montant net", "Montant net de la ligne", "Regelbedrag"),
 })
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
@@ -191,7 +196,7 @@ UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "p
          "btl", "bottle", "sht", "sheet", "st", "stk", "pce", "nos", "no", "lot", "day", "days", "item", "items"}
 """Units of measure a table may print in a column of their own (lower case, no full stop)."""
 _RATE = re.compile(r"^[(@]?\d+(?:[.,]\d+)?%\)?$|^@$|^\(?\d+(?:[.,]\d+)?\s?%\)?$")
-_LONGEST = 4
+_LONGEST = max(len(phrase) for table in (LABELS, HEADINGS) for phrase in table)
 
 
 @dataclass(frozen=True)
@@ -293,6 +298,9 @@ _PARTIES = {"customer", "cust", "client", "buyer", "buyer's", "consignee", "cons
             "purchaser", "member", "debtor", "payer", "customer's", "client's", "party"}
 IDS = {"no", "nr", "number", "#", "id", "identifier", "code", "ref", "reference", "account", "acct", "num", "acc"}
 """Words naming an identifier (``No.`` of ``Item No.``, ``code`` of ``Customer code``; lower case, no full stop)."""
+_IDS_BEFORE = {"identifiant", "numéro", "numero", "n°", "code", "id"}  # French: the identifier named first
+_PARTIES_AFTER = {"acheteur", "client", "acquéreur"}  # (Identifiant acheteur, Numéro client); a Référence acheteur
+#                                                       is the buyer's own reference for the order, no customer number
 _DOCUMENTS = {"invoice", "inv", "bill", "document", "doc", "receipt"}
 _KINDS = {"export", "tax", "commercial", "proforma", "final", "original", "sales", "customs", "vat"}
 _DATES = {"date", "dt", "dated"}
@@ -306,10 +314,13 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
 
     >>> [_party(k.split(), set(), 0) for k in ("consignee code", "buyer's ref", "buyer name", "order no")]
     [('customer_id', 2), ('customer_id', 2), None, None]
+    >>> [_party(k.split(), set(), 0) for k in ("identifiant acheteur", "référence acheteur")]
+    [('customer_id', 2), None]
     >>> [_party(k.split(), set(), 0) for k in ("inv dt", "export inv no", "tax invoice date", "tax rate")]
     [('invoice_date', 2), ('invoice_number', 3), ('invoice_date', 3), None]
     """
-    if len(keys) >= 2 and offset + 1 not in breaks and keys[0] in _PARTIES and keys[1] in IDS:
+    if len(keys) >= 2 and offset + 1 not in breaks and (keys[0] in _PARTIES and keys[1] in IDS
+                                                         or keys[0] in _IDS_BEFORE and keys[1] in _PARTIES_AFTER):
         return "customer_id", 2
     k = 0
     while k < min(len(keys), 2) and keys[k] in _KINDS and offset + k + 1 not in breaks:

@@ -97,3 +97,15 @@ def test_a_row_of_the_receipts_head_is_no_part_of_the_first_items_description():
     (``Land United Kingdom``, no colon) still ends the description above the first item."""
     rows = [_row(0, "Land", "United", "Kingdom"), _row(10, "DOORSTOP", "RETROSPOT"), _row(20, "2", "x", "1.50", "3.00")]
     assert [x.description for x in read_receipt([rows]).lines] == ["DOORSTOP RETROSPOT"]
+
+
+def test_a_stray_number_between_the_code_and_the_quantity_is_no_description_and_is_named():
+    """A scan's speck read as ``5`` between an item's code and its quantity (``84029E 5 6 x 3,39 20,34``): the
+    description is still the row above, and the number, read into nothing, is named for a reviewer. A code with
+    a word after it is still read as code and description on the row."""
+    rows = [_row(0, "RED", "WOOLLY", "HOTTIE"), _row(10, "84029E", "5", "6", "x", "3,39", "20,34"),
+            _row(30, "22752", "MUG", "2", "x", "1,50", "3,00")]
+    table = read_receipt([rows])
+    assert [(x.code, x.description, x.quantity, x.amount) for x in table.lines] == [
+        ("84029E", "RED WOOLLY HOTTIE", D("6"), D("20.34")), ("22752", "MUG", D("2"), D("3.00"))]
+    assert [name for name, _ in table.doubts] == ["line 1: description read"]

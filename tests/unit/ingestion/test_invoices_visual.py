@@ -9,7 +9,9 @@ from decimal import Decimal
 
 import pytest
 
+from ingestion.invoices.blocks import read_blocks
 from ingestion.invoices.read import read_invoice
+from ingestion.invoices.words import Word
 from tests.unit.ingestion.test_invoices_export import _pages
 from tests.unit.ingestion.test_invoices_shop import _failed, _lines
 
@@ -114,13 +116,18 @@ def test_lines_printed_as_blocks_of_labelled_values_or_numbered_are_read_whole()
     own, each read into the lines; a VAT breakdown's rows of two amounts are no lines, and the payment terms'
     ``Netto 8 dager`` is no subtotal."""
     for data in (_blocks(":"), _blocks(""), _numbered(), _numbered("Pos.")):
-        reading = read_invoice(data, "b.pdf")
-        f = reading.fields
-        assert (f.invoice_number, f.invoice_date.isoformat(), f.customer_id, f.country, f.currency) == \
-            ("536530", "2010-12-01", "17905", "United Kingdom", "NOK")
-        assert (f.subtotal, f.tax, f.total) == (D("57.64"), D("14.41"), D("72.05"))
-        assert _lines(reading) == BLOCK_LINES
-        assert not reading.needs_review, _failed(reading)
+        _read_whole(data, ("536530", "2010-12-01", "17905", "United Kingdom", "NOK"), ("57.64", "14.41", "72.05"))
+
+
+def _read_whole(data: bytes, head: tuple, sums: tuple[str, str, str]) -> None:
+    """``data`` read with ``head`` (number, date, customer, country, currency), ``sums`` (subtotal, tax, total)
+    and the lines of :data:`BLOCK_LINES`, and nothing to check."""
+    reading = read_invoice(data, "b.pdf")
+    f = reading.fields
+    assert (f.invoice_number, f.invoice_date.isoformat(), f.customer_id, f.country, f.currency) == head
+    assert (f.subtotal, f.tax, f.total) == tuple(D(x) for x in sums)
+    assert _lines(reading) == BLOCK_LINES
+    assert not reading.needs_review, _failed(reading)
 
 
 def test_a_sections_title_over_two_headings_is_no_second_heading_line():
@@ -135,3 +142,98 @@ def test_a_sections_title_over_two_headings_is_no_second_heading_line():
     assert _stacked(title, lower) is None
     assert [w.text for w in _stacked([Word("Unit", 100, 0, 118, 9, 1)], [Word("price", 98, 10, 120, 19, 1)])] == \
         ["Unit", "price"]
+
+
+STANDARD = {  # the standard's names of the fields, lines and totals, as French, German and Dutch viewers print them
+    "fr": dict(title="Facture", number="Numéro de facture", date="Date d'émission", customer="Identifiant acheteur",
+               order="Référence de commande", line="Ligne", name="Désignation", code="Référence vendeur",
+               qty="Quantité facturée", price="Prix unitaire net", amount="Montant net de la ligne",
+               subtotal="Montant total HT", tax="Montant total de la TVA", total="Montant total TTC",
+               due="Montant à payer", currency="Devise de facturation", country="Code pays"),
+    "de": dict(title="Rechnung", number="Rechnungsnummer", date="Rechnungsdatum", customer="Kundennummer",
+               order="Bestellnummer", line="Position", name="Bezeichnung", code="Artikelnummer", qty="Menge",
+               price="Einzelpreis (netto)", amount="Gesamtpreis (netto)", subtotal="Gesamtsumme netto",
+               tax="Summe Umsatzsteuer", total="Gesamtsumme brutto", due="Fälliger Betrag", currency="Währung",
+               country="Ländercode"),
+    "nl": dict(title="Factuur", number="Factuurnummer", date="Factuurdatum", customer="Klantnummer",
+               order="Inkoopordernummer", line="Regel", name="Artikelnaam", code="Artikelnummer verkoper",
+               qty="Aantal", price="Netto prijs", amount="Regelbedrag", subtotal="Totaal excl. BTW",
+               tax="Totaal BTW", total="Totaal incl. BTW", due="Te betalen bedrag", currency="Valuta",
+               country="Landcode"),
+}
+
+
+def _standard(lang: str) -> bytes:
+    """A visualisation in ``lang`` whose lines are blocks of the standard's labels (a colon after each), under a
+    buyer whose address opens with ``Unit 3,`` and an order reference labelled with a line label's first word."""
+    t = STANDARD[lang]
+    page = [(42, 40, t["title"], "l"), (42, 70, f"{t['number']}:", "l"), (170, 70, "536806", "l"),
+            (42, 81, f"{t['date']}:", "l"), (170, 81, "02.12.2010", "l"), (42, 92, f"{t['order']}:", "l"),
+            (170, 92, "4544831", "l"), (42, 103, f"{t['currency']}:", "l"), (170, 103, "EUR", "l"),
+            (300, 70, f"{t['customer']}:", "l"), (420, 70, "12971", "l"), (420, 81, "Unit 3, Kingsway Park", "l"),
+            (420, 92, "United Kingdom", "l"), (300, 103, f"{t['country']}:", "l"), (420, 103, "GB", "l")]
+    y = 125.0
+    for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES, 1):
+        comma = [f"{v}".replace(".", ",") for v in (price, amount)]
+        page += [(42, y, f"{t['line']}: {n}", "l"), (42, y + 12, f"{t['name']}:", "l"), (170, y + 12, name, "l"),
+                 (42, y + 24, f"{t['code']}:", "l"), (170, y + 24, code, "l"), (300, y + 24, f"{t['qty']}:", "l"),
+                 (420, y + 24, f"{qty},00 C62", "l"), (42, y + 36, f"{t['price']}:", "l"),
+                 (170, y + 36, comma[0], "l"), (300, y + 36, f"{t['amount']}:", "l"), (420, y + 36, comma[1], "l")]
+        y += 58
+    page += [(300, y + 10, f"{t['subtotal']}:", "l"), (540, y + 10, "57,64", "r"),
+             (300, y + 21, f"{t['tax']}:", "l"), (540, y + 21, "11,53", "r"),
+             (300, y + 32, f"{t['total']}:", "l"), (540, y + 32, "69,17", "r"),
+             (300, y + 43, f"{t['due']}:", "l"), (540, y + 43, "69,17", "r")]
+    return _pages(page, size=8)
+
+
+@pytest.mark.parametrize("lang", sorted(STANDARD))
+def test_a_visualisation_in_french_german_or_dutch_reads_its_lines_and_totals(lang):
+    """The standard's line labels of five words (``Montant net de la ligne``), a price label's bracketed qualifier
+    (``Einzelpreis (netto):``), the customer's identifier named before the party (``Identifiant acheteur``) and
+    the totals' names are read; a line label's first word before an order number (``Référence de commande``) and
+    an address's ``Unit 3,`` under the buyer start no line."""
+    _read_whole(_standard(lang), ("536806", "2010-12-02", "12971", "United Kingdom", "EUR"),
+                ("57.64", "11.53", "69.17"))
+
+
+def test_a_vat_breakdown_after_the_totals_on_a_page_of_its_own_is_no_item():
+    """The items fill page 1 under their headings; page 2 prints none, only the totals beside a VAT breakdown
+    whose row of rate, base and tax (``S - Taux 20% 57,64 11,53``) shares its row with the tax's label. That row
+    comes after the totals: the table ended with page 1, and the tax is read from its label."""
+    first = [(42, 40, "FACTURE", "l"), (42, 60, "Numéro de facture:", "l"), (170, 60, "536836", "l"),
+             (42, 71, "Date d'émission:", "l"), (170, 71, "2010-12-02", "l"), (42, 82, "Devise:", "l"),
+             (170, 82, "EUR", "l"), (300, 60, "N° client:", "l"), (420, 60, "12971", "l"), (300, 71, "Code pays:", "l"),
+             (420, 71, "GB", "l"),
+             (42, 110, "Réf.", "l"), (100, 110, "Désignation", "l"), (380, 110, "Qté", "r"),
+             (460, 110, "Prix unitaire", "r"), (540, 110, "Montant", "r")]
+    for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES):
+        y = 125 + 12 * n
+        first += [(42, y, code, "l"), (100, y, name, "l"), (380, y, str(qty), "r"),
+                  (460, y, f"{price}".replace(".", ","), "r"), (540, y, f"{amount}".replace(".", ","), "r")]
+    second = [(42, 40, "FACTURE 536836", "l"), (42, 62, "Ventilation de la TVA", "l"),
+              (290, 62, "Totaux du document", "l"), (42, 76, "Catégorie", "l"), (100, 76, "Taux", "l"),
+              (160, 76, "Base", "l"), (220, 76, "Montant de TVA", "l"), (290, 76, "Somme des lignes", "l"),
+              (540, 76, "57,64", "r"), (290, 88, "Montant total HT", "l"), (540, 88, "57,64", "r"),
+              (42, 100, "S - Taux", "l"), (100, 100, "20%", "l"), (190, 100, "57,64", "r"),
+              (250, 100, "11,53", "r"), (290, 100, "Montant total de la TVA", "l"), (540, 100, "11,53", "r"),
+              (290, 112, "Montant total TTC", "l"), (540, 112, "69,17", "r")]
+    _read_whole(_pages(first, second, size=8), ("536836", "2010-12-02", "12971", "United Kingdom", "EUR"),
+                ("57.64", "11.53", "69.17"))
+
+
+def test_a_block_whose_description_label_was_missed_loses_its_line_alone():
+    """On a scan OCR missed the second block's ``Désignation`` row: that line is not read (the sums then flag the
+    invoice), and the third block keeps its own description, not the one after it."""
+    def row(y, *texts):
+        return [Word(t, 40 * k, y, 40 * k + 36, y + 9, 1) for k, t in enumerate(texts)]
+    rows, y = [], 0
+    for n, (code, name, qty, price, amount) in enumerate(BLOCK_LINES):
+        if n != 1:
+            rows.append(row(y, "Désignation", *name.split()))
+        rows += [row(y + 12, "Référence", "vendeur", code, "Quantité", "facturée", f"{qty},00", "EA"),
+                 row(y + 24, "Prix", "unitaire", "net", str(price), "Montant", "net", "de", "la", "ligne",
+                     str(amount))]
+        y += 40
+    lines = read_blocks([rows]).lines
+    assert [(x.code, x.description, x.amount) for x in lines] == [(c, d, a) for c, d, _, _, a in BLOCK_LINES[::2]]
