@@ -71,16 +71,16 @@ def page_words(page: pymupdf.Page, number: int) -> list[Word]:
             if w[4].strip() and not typed_rule(w[4])]
 
 
-_TYPED_RULE = re.compile(r"[|¦]|[-=+_~*|]{3,}")
+_TYPED_RULE = re.compile(r"[|¦]|[-=+_~*|]{3,}|={2}")
 
 
 def typed_rule(text: str) -> bool:
     """Whether a word is a rule or a grid's bar typed in characters, as line printers and plain-text reports draw
-    them (``+-----+----+``, ``=====``, ``|``, ``***``): no text, and never a value. A lone dash is kept (a zero
-    in some columns).
+    them (``+-----+----+``, ``=====``, ``|``, ``***``, and ``==``, what OCR keeps of a rule's end): no text, and
+    never a value. A lone dash is kept, and two (a zero in some columns).
 
-    >>> [typed_rule(t) for t in ("|", "+=====+====+", "-----", "***", "-", "--", "1-2", "|A")]
-    [True, True, True, True, False, False, False, False]
+    >>> [typed_rule(t) for t in ("|", "+=====+====+", "-----", "***", "==", "-", "--", "1-2", "|A")]
+    [True, True, True, True, True, False, False, False, False]
     """
     return bool(_TYPED_RULE.fullmatch(text.strip()))
 
