@@ -35,7 +35,7 @@ def _value(role: str, words: list[Word]) -> list[Word]:
     a number's label holds no number with at most a unit after it (``Unit 3, Kingsway Park`` of an address), or a
     code's more than one word."""
     start = 0
-    while start < len(words) and words[start].text.startswith("(") and ")" in words[start:][0].text:
+    while start < len(words) and words[start].text.startswith("(") and ")" in words[start].text:
         start += 1
     words = words[start:]
     if role == "code" and len(words) != 1:  # a code is one word: "Référence de commande 4544831" names no item
@@ -82,9 +82,9 @@ def read_blocks(pages: list[list[list[Word]]]) -> Table:
     use. The label the first line opens with opens a block even where another of the block's labels was missed
     (a scan's), so one missed label loses one line, not every description after it."""
     table = Table()
-    values = [(role, words, row_key(row)) for rows in pages for row in rows for role, words in _values(row)]
-    opener = next((next(iter(block)) for block, _ in _blocks(values, None) if _line(block) is not None), None)
-    blocks = _blocks(values, opener)
+    labelled = [(role, words, row_key(row)) for rows in pages for row in rows for role, words in _values(row)]
+    opener = next((next(iter(block)) for block, _ in _blocks(labelled, None) if _line(block) is not None), None)
+    blocks = _blocks(labelled, opener)
     for block, keys in blocks:
         values = _line(block)
         if values is None:

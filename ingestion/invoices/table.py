@@ -240,18 +240,18 @@ def _carried(pages: list[list[list[Word]]],
     letters, A B C) given the columns of the page before, from its first item row on (with the rows of words just
     above it, within the description's column, a sheet's row number aside: a wrapped description's first lines),
     when the table went on over the page: no totals row followed its items there, nor comes before that row on
-    its own page. Words left just above that row
-    within the description's column are a doubt: the start of its description, read where OCR set it apart."""
+    its own page. Words left just above that row within the description's column are a doubt: the start of its
+    description, read where OCR set it apart."""
     out, doubts = list(headings), []
     for p in range(1, len(pages)):
         before, rows = out[p - 1], pages[p]
         if before is None or not before.sure or before.two_row or (out[p] and any(c.role for c in out[p].columns)):
             continue
-        if any(_stop(r) and not _FOOT.search(_texts(r)) for r in pages[p - 1][before.last + 1:]):
+        if _totals_among(pages[p - 1][before.last + 1:]):
             continue  # the table ended on the page before: its totals follow it there
         first = next((k for k, r in enumerate(rows) if item_row(r)), None)
         text = next((k for k, c in enumerate(before.columns) if c.role == "description"), None)
-        if first is None or any(_stop(r) and not _FOOT.search(_texts(r)) for r in rows[:first]):
+        if first is None or _totals_among(rows[:first]):
             continue  # none, or totals above it: what follows them (a VAT breakdown's rates) is no item
         if text is not None and text + 1 < len(before.columns):
             x0 = (before.columns[text - 1].x1 + before.columns[text].x0) / 2 if text else float("-inf")
@@ -271,6 +271,11 @@ def _carried(pages: list[list[list[Word]]],
         columns = [Column(c.role, c.x0, c.x1, c.heading) for c in before.columns]
         out[p] = Heading(first, columns, False, first - 1, True)
     return out, doubts
+
+
+def _totals_among(rows: list[list[Word]]) -> bool:
+    """Whether any of ``rows`` is a totals row (:func:`_stop`, a page foot aside)."""
+    return any(_stop(r) and not _FOOT.search(_texts(r)) for r in rows)
 
 
 def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> bool:
