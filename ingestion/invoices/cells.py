@@ -12,7 +12,7 @@ import re
 from ingestion.invoices.vocab import UNITS, norm
 from ingestion.invoices.words import Word, span
 
-__all__ = ["across", "bracketed_code", "code_in_description", "code_like", "joined", "labelled_code",
+__all__ = ["across", "attribute", "bracketed_code", "code_in_description", "code_like", "joined", "labelled_code",
            "marks_to_numbers", "text_limit", "unreferenced", "unjoin", "unsure_code", "wrapped_below", "wraps"]
 
 _BRACKETED = re.compile(r"\[((?=[^\]]*\d)[A-Z0-9][A-Z0-9\-/._]{2,})\]", re.IGNORECASE)  # [22632] MUG: the code
@@ -91,7 +91,8 @@ def code_like(text: str) -> bool:
 _CODE_LABELS = {"sku", "code", "item", "ref", "reference", "art", "article", "part", "product", "stock", "no", "#",
                 "id", "item no", "item #", "art no", "part no", "product no", "product code", "stock code", "item code",
                 "article no", "article #", "article number", "item number", "product number", "part number",
-                "stock no", "sku no", "ref no", "product id", "item id"}
+                "stock no", "sku no", "ref no", "product id", "item id", "réf", "référence", "artikel", "artikelnr",
+                "art.-nr", "artikelnummer"}
 """Words that name a product's code printed beside it inside a description (``SKU: 21889``, ``Item #22632``)."""
 
 
@@ -125,23 +126,53 @@ def labelled_code(words: list[Word]) -> int | None:
 
     >>> labelled_code(ws("JAM", "Article", "no.", ":", "22960")), labelled_code(ws("JAM", "SK", "U:", "22960"))
     (1, 1)
+    >>> labelled_code(ws("JAM", "S", "K", "U:", "22960"))
+    1
     """
     if len(words) < 2 or not _CODE.match(words[-1].text.lstrip("#")):
         return None
     colon = words[-2].text == ":"  # OCR's colon a word of its own ("Article no. : 84846A")
     end = len(words) - 1 - colon
-    for n in (2, 1):
+    for n in (3, 2, 1):
         label = words[end - n:end]
         if len(label) < n:
             continue
         keys = [norm(w.text) for w in label]
         key = " ".join(keys)
-        key = key if key in _CODE_LABELS else "".join(keys)  # OCR's "SK U:" for "SKU:"
+        key = key if key in _CODE_LABELS else "".join(keys)  # OCR's "SK U:" or "S K U:" for "SKU:"
         said = colon or label[-1].text.endswith((":", "#")) or key in ("sku", "#") or key.endswith(" #") or \
             words[-1].text.startswith("#")
         if key in _CODE_LABELS and said:
             return end - n
     return None
+
+
+def attribute(words: list[Word]) -> bool:
+    """Whether a row of words under an item's name is one of its attributes, ``Label: value``, as web shops print
+    a variant (``Size: One size``, ``Colour: Assorted``, ``Taille : unique``) under the product's title: a label
+    of one or two words in ordinary case (a capital, then small letters) closed by a colon, then a value of one to
+    four words. Such a row names a property of the item, not the rest of its description. A description's own
+    words are printed as the record holds them (``SET OF 3 CAKE TINS: PANTRY``), and its wrapped rest has no label.
+
+    >>> def ws(*t): return [Word(x, 10 * k, 0, 10 * k + 8, 9, 1) for k, x in enumerate(t)]
+    >>> attribute(ws("Size:", "One", "size")), attribute(ws("Taille", ":", "unique"))
+    (True, True)
+    >>> attribute(ws("Shoe", "size:", "9"))
+    True
+    >>> attribute(ws("CAKE", "TINS:", "PANTRY")), attribute(ws("Note:",)), attribute(ws("Size", "One", "size"))
+    (False, False, False)
+    """
+    for n in (1, 2):
+        label, rest = words[:n], words[n:]
+        if rest and rest[0].text == ":":
+            rest = rest[1:]
+        elif not label or not label[-1].text.endswith(":") or len(label[-1].text) < 2:
+            continue
+        name = " ".join(w.text for w in label).rstrip(":").strip()
+        if 1 <= len(rest) <= 4 and name[:1].isupper() and name[1:].replace(" ", "").replace("-", "").isalpha() and \
+                any(ch.islower() for ch in name):
+            return True
+    return False
 
 
 def unjoin(cells: dict[str, list[Word]], column: str | None, item: bool) -> dict[str, list[Word]]:

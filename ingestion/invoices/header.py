@@ -15,22 +15,22 @@ dates show (a due date of ``12/29/2010``), and is a doubt, day first, when it ne
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from core.invoices import Box, InvoiceFields
+from ingestion.invoices.currency import currency_mark
 from ingestion.invoices.leftovers import COUNTRIES, country_name, eliminate
-from ingestion.invoices.values import (CENTS, CURRENCIES, CURRENCY_NAMES, agreed_order, date_order, either_way,
-                                      is_invoice_number, month_first, parse_date, parse_money, readings, shown_order)
+from ingestion.invoices.payments import PAYMENTS, included_tax, payment
+from ingestion.invoices.values import (CENTS, agreed_order, date_order, either_way, is_invoice_number, month_first,
+                                      parse_date, parse_money, readings, shown_order)
 from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words,
                                      norm, phrase_start)
 from ingestion.invoices.words import Word, row_key, span
 
-__all__ = ["COUNTRIES", "currency_mark", "document_currency", "printed_currencies", "read_header", "which_dollar"]
+__all__ = ["COUNTRIES", "read_header"]
 
 _LEADER = re.compile(r"^[.·…_\-:]+$")
 _MONEY_FIELDS = ("subtotal", "tax", "total")
 _LAST_WINS = set(_MONEY_FIELDS)
-_PAYMENTS = {"paid", "payment", "payments", "received"}  # words of a label naming a payment made
 # Labels that, printed, always carry a value: one with none read is reported. (A money word such as "VAT" or
 # "Total" is also printed without a value of its own: in "VAT reg. no." or a column heading.)
 _SAY_UNREAD = ("customer_id", "country")
@@ -72,6 +72,7 @@ def _below(rows: list[list[Word]], r: int, first: Word, limit: float) -> list[Wo
 
 def _value(field: str, words: list[Word]):
     """The value of ``field`` read from ``words`` and the words it used, or ``None``."""
+    words = [w for w in words if w.text != ":"]  # "Total à payer : 23,88 €", the colon set apart
     text = " ".join(w.text for w in words).strip()
     if not text:
         return None
@@ -179,15 +180,6 @@ def _claim(rows: list[list[Word]], r: int, m, stop: int, limit: float) -> list[B
     return [span(words)] if words else []
 
 
-def currency_mark(text: str) -> str | None:
-    """The ISO code of a currency mark or code standing alone (``(EUR)``, ``GBP:``), or ``None``.
-
-    >>> currency_mark("(EUR)"), currency_mark("£"), currency_mark("Euro")
-    ('EUR', 'GBP', None)
-    """
-    return CURRENCIES.get(text.strip("()[]:,.").upper())
-
-
 def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         InvoiceFields, dict[str, Box], list[str], dict[str, Box], list[tuple[str, str]]]:
     """The header fields of the document's ``rows`` (all pages in order), leaving out the table's rows (``skip``),
@@ -216,6 +208,12 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         matches = [Match(OTHER, m.start, m.end, m.qualified) if m.role == CHARGE or (  # "GST No.": a tax number
             m.role in _MONEY_FIELDS and m.end < len(row) and norm(row[m.end].text).strip(":") in IDS) else m
             for m in matches]
+        if after_items and payment(row) and ("total" in found or not {m.role for m in matches} & {"total"}):
+            # "Total paid: 769.15" under the total, "Paid: 354.58": a payment (a credit note's "Total refunded"
+            # with no total above it is its total)
+            matches = [Match(OTHER, m.start, m.end) for m in matches if m.role in _MONEY_FIELDS] or \
+                [Match(OTHER, 0, next(k for k, w in enumerate(row) if any(ch.isdigit() for ch in w.text)))]
+            paid = True
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
@@ -228,18 +226,22 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
             if m.role == OTHER:
                 claimed += _claim(rows, r, m, stop, limit)
-                paid = paid or (after_items and bool({norm(w.text) for w in row[m.start:m.end]} & _PAYMENTS))
+                paid = paid or (after_items and bool({norm(w.text) for w in row[m.start:m.end]} & PAYMENTS))
                 continue
             if paid and m.role == "total" and "total" in found:  # "Balance: 0.00" after "Payment received": what
                 claimed += _claim(rows, r, m, stop, limit)       # is left to pay, not the invoice's total
                 continue
             after = _right(row, m.end, stop) if m.end < len(row) else []
+            if any("(" in w.text and ")" not in w.text for w in row[m.start:m.end]):  # "Subtotal (excl. Sales
+                after = after[next((j + 1 for j, w in enumerate(after) if ")" in w.text), 0):]  # Tax): 208.97"
             if m.role == "customer_id" and len(after) > 1 and norm(after[0].text).strip(":") in IDS and \
                     after[0].x0 - row[m.end - 1].x1 < row[m.end - 1].height:
                 after = after[1:]  # "Buyer's Account No. 15525": the label's last word, not the number
             got = _value(m.role, after) if after else None
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
                 first = row[phrase_start(row, matches[k - 1].end if k else 0, m.start)]
+                if after and after[0].x0 - row[m.end - 1].x1 > row[m.end - 1].height:
+                    limit = min(limit, after[0].x0)  # the next column's label, one the vocabulary does not know
                 under = _below(rows, r, first, limit - 2)
                 below = None if match_words(under, LABELS) else _value(m.role, under)  # a label's row: no value
                 if got is None or (below and below[0].lower() in COUNTRIES):
@@ -256,6 +258,9 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 late.setdefault(m.role, got)  # bank details, notes: taken only when the header lacks the field
                 continue
             labelled.add(m.role)
+            if m.role == "total" and got[0][0] == 0 and found.get("total", ((0,),))[0][0]:
+                claimed.append(span(got[1]))  # "Amount due: 0.00" under a total: paid in full, a balance
+                continue
             if m.role not in found or m.role in _LAST_WINS:
                 found[m.role] = got
                 far[m.role] = span(row[m.start:m.end]) if got[1][0] in row and \
@@ -265,6 +270,8 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 doubts.append((f"{label} told apart", f"two labels name the {label}, with different values "
                                                       f"({found[m.role][0]} and {got[0]}); the first was taken: "
                                                       "check it"))
+    if "tax" not in found and (included := included_tax(rows, top)) and (got := _value("tax", [included])):
+        found["tax"] = got  # "(includes €1,590.60 VAT)" under the total: its tax
     doubts += _shared(found, far, unread)
     fields, boxes, currencies = InvoiceFields(), {}, []
     for name, (value, words) in found.items():
@@ -378,68 +385,3 @@ def _within(inner: Box | None, outer: Box | None) -> bool:
     under the "COUNTRY" of a label the recogniser split, of "United Kingdom") is no rival to it."""
     return inner is not None and outer is not None and inner.page == outer.page and \
         outer.x0 - 1 <= inner.x0 and inner.x1 <= outer.x1 + 1 and outer.y0 - 1 <= inner.y0 and inner.y1 <= outer.y1 + 1
-
-
-def printed_currencies(rows: list[list[Word]]) -> list[str]:
-    """Every currency the document names by a code, mark or name standing alone ("All amounts in euros",
-    "Amount (EUR)"), in reading order.
-
-    >>> printed_currencies([[Word("Prices", 0, 0, 9, 9, 1), Word("in", 10, 0, 19, 9, 1), Word("euros.", 20, 0, 39, 9, 1)]])
-    ['EUR']
-    """
-    out = []
-    for row in rows:
-        for w in row:
-            code = currency_mark(w.text) or CURRENCY_NAMES.get(w.text.strip("()[]:,.").lower())
-            if code:
-                out.append(code)
-    return out
-
-
-def document_currency(*groups: list[str]) -> str | None:
-    """The currency most printed, the totals' first.
-
-    >>> document_currency([], ["EUR", "EUR", "GBP"]), document_currency([])
-    ('EUR', None)
-    """
-    for group in groups:
-        if group:
-            return Counter(group).most_common(1)[0][0]
-    return None
-
-
-
-_DOLLARS = ("AUD", "CAD", "HKD", "NZD", "SGD")  # the dollars "$" alone may stand for besides the US one
-_NOT_US = {"gst", "hst", "pst", "qst", "abn"}  # taxes and tax numbers no US invoice prints
-
-
-def which_dollar(currency: str | None, named: list[str], rows: list[list[Word]]) -> tuple[str | None, str | None]:
-    """The dollar a document's ``$`` stands for, and a doubt: ``$`` alone is read as the US dollar, but where the
-    document spells no ``USD`` (or ``US$``) and names one other dollar by its code (``All amounts in CAD``,
-    ``Balance Due (AUD)``), the amounts are in that one; naming several is a doubt, and so is a ``$`` with no code
-    on an invoice charging a tax no US invoice charges (``GST``, ``HST``: Australia, Canada, New Zealand ...).
-
-    >>> row = [Word("Total", 0, 0, 20, 9, 1), Word("$5.00", 30, 0, 50, 9, 1)]
-    >>> note = [Word("All", 0, 20, 10, 29, 1), Word("amounts", 12, 20, 40, 29, 1), Word("in", 42, 20, 50, 29, 1),
-    ...         Word("CAD", 52, 20, 70, 29, 1)]
-    >>> which_dollar("USD", ["USD", "CAD"], [row, note])
-    ('CAD', None)
-    >>> which_dollar("USD", ["USD"], [[Word("GST", 0, 0, 20, 9, 1), *row[1:]]])[1][:40]
-    'the amounts carry "$" and no code says w'
-    >>> which_dollar("USD", ["USD"], [row])
-    ('USD', None)
-    """
-    words = [w.text for row in rows for w in row]
-    if currency != "USD" or any("USD" in t.upper() or "US$" in t.upper() for t in words):
-        return currency, None
-    others = sorted({code for code in named if code in _DOLLARS})
-    if len(others) == 1:
-        return others[0], None
-    if others:
-        return currency, (f"the amounts carry \"$\" and the document names {len(others)} dollars "
-                          f"({', '.join(others)}); USD was taken: check the currency")
-    taxes = sorted({norm(t).strip("():.#") for t in words} & _NOT_US)
-    if taxes:
-        return currency, (f"the amounts carry \"$\" and no code says which dollar, and the document names "
-                          f"{taxes[0].upper()}, which no US invoice charges; USD was taken: check the currency")
-    return currency, None

@@ -12,7 +12,8 @@ from core.invoices import InvoiceCheck, InvoiceReading
 from ingestion.invoices.blocks import read_blocks
 from ingestion.invoices.cells import marks_to_numbers, unreferenced
 from ingestion.invoices.checks import gaps, misread_text, run_checks
-from ingestion.invoices.header import document_currency, printed_currencies, read_header, which_dollar
+from ingestion.invoices.currency import document_currency, printed_currencies, which_dollar
+from ingestion.invoices.header import read_header
 from ingestion.invoices.leftovers import as_printed
 from ingestion.invoices.receipt import prefer, read_receipt
 from ingestion.invoices.table import read_table

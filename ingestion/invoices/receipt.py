@@ -34,7 +34,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import InvoiceLine
-from ingestion.invoices.cells import code_like, joined, unsure_code
+from ingestion.invoices.cells import attribute, code_like, joined, labelled_code, unsure_code
 from ingestion.invoices.lines import Table, texts
 from ingestion.invoices.values import parse_money, parse_quantity
 from ingestion.invoices.vocab import LABELS_ABOVE_ITEMS, match_words
@@ -48,6 +48,7 @@ _UNIT = re.compile(r"^[A-Za-zÅÄÖåäö]{1,4}\.?$")  # pce, Stk, st, ea, kg
 _MARK = re.compile(r"^[A-Z0-9*]{1,2}$")  # the VAT rate's letter or number after the amount
 _CENT = Decimal("0.01")
 _CENTS = re.compile(r"\d[.,]\d\d$")
+_SIGNS = {"€", "£", "$"}
 
 
 def _unglued(row: list[Word]) -> list[Word]:
@@ -69,22 +70,36 @@ def _unglued(row: list[Word]) -> list[Word]:
 
 def _item(row: list[Word]) -> dict | None:
     """The parts of an item row (see the module docstring), or ``None`` when the row is none: ``lead`` the words
-    left of the quantity."""
+    left of the quantity. A lone currency sign beside a number (``9,95 € × 2``) is no word of the row."""
+    row = [w for w in row if w.text not in _SIGNS]
     for i, w in enumerate(row):
         if w.text not in _TIMES or i == 0 or i + 2 >= len(row):
             continue
         q = i - 2 if i >= 2 and _UNIT.match(row[i - 1].text) and not code_like(row[i - 1].text) else i - 1
-        quantity = parse_quantity(row[q].text)
-        price = parse_money(row[i + 1].text)
-        if quantity is None or price is None:
-            continue
-        right = row[i + 2:]
-        ends = right[-1:] if len(right) < 2 or not _MARK.match(right[-1].text) else right[-2:][::-1]
-        for end in ends:  # the amount, or the amount before the VAT rate's letter or number
-            amount = parse_money(end.text)
-            if amount is not None and (quantity * price[0]).quantize(_CENT, ROUND_HALF_UP) == amount[0]:
-                return {"lead": row[:q], "quantity": row[q:i], "unit_price": [row[i + 1]], "amount": [end],
-                        "values": (quantity, price, amount)}
+        for lead, quantity, price, right in ((row[:q], row[q:i], row[i + 1], row[i + 2:]),  # 6 x 1,85 11,10
+                                             (row[:i - 1], row[i + 1:i + 2], row[i - 1], row[i + 2:]),  # £3.25 × 6
+                                             (row[:i], row[i + 1:i + 2], row[i + 2], row[i + 3:])):  # MUG × 6 £3.25
+            parts = _priced(lead, quantity, price, right)
+            if parts:
+                return parts
+    return None
+
+
+def _priced(lead: list[Word], quantity: list[Word], price: Word, right: list[Word]) -> dict | None:
+    """The parts of an item row read as ``quantity`` x ``price``, when an amount at the end of ``right`` (or before
+    the VAT rate's letter) is their product to the cent; a quantity the price's side prints (``£3.25 × 6``) is a
+    whole number."""
+    count = parse_quantity(quantity[0].text) if quantity else None  # "24 ea": the count before its unit
+    money = parse_money(price.text)
+    if count is None or money is None or not right or (len(quantity) == 1 and quantity[0].x0 > price.x0 and
+                                                       count != count.to_integral_value()):
+        return None
+    ends = right[-1:] if len(right) < 2 or not _MARK.match(right[-1].text) else right[-2:][::-1]
+    for end in ends:  # the amount, or the amount before the VAT rate's letter or number
+        amount = parse_money(end.text)
+        if amount is not None and (count * money[0]).quantize(_CENT, ROUND_HALF_UP) == amount[0]:
+            return {"lead": lead, "quantity": quantity, "unit_price": [price], "amount": [end],
+                    "values": (count, money, amount)}
     return None
 
 
@@ -129,6 +144,8 @@ def read_receipt(pages: list[list[list[Word]]]) -> Table:
                 parts.update(code=None, description=lead or above)
             if not lead:
                 taken |= set(range(first, k))
+            if parts["code"] is None:
+                parts["code"], parts["description"] = _labelled_code(rows, k, parts["description"], taken)
             found.append((parts, rows[k][0].page))
         table.used |= {row_key(rows[k]) for k in taken}
     shared = joined([{"description": p["description"]} for p, _ in found if p["code"] is None])
@@ -144,6 +161,27 @@ def read_receipt(pages: list[list[list[Word]]]) -> Table:
                                      "taken for its code as most lines start with theirs: check it"))
         _add(table, parts, page)
     return table
+
+
+def _labelled_code(rows: list[list[Word]], k: int, words: list[Word], taken: set[int]) -> tuple[list[Word] | None,
+                                                                                              list[Word]]:
+    """The code of item row ``k`` printed with its label, as shops print it after or under the product's name
+    (``MUG SKU: 71477``; ``SKU 22149`` on a row below, perhaps under the item's variants, ``Size: One size``,
+    which are no part of its description), and the description less it. The rows below that are read join
+    ``taken``."""
+    at = labelled_code(words)
+    if at is not None:
+        return words[-1:], words[:at]
+    j = k + 1
+    while j < len(rows) and j - k <= 3 and j not in taken:
+        at = labelled_code(rows[j])
+        if at == 0:
+            taken |= set(range(k + 1, j + 1))
+            return rows[j][-1:], words
+        if not attribute(rows[j]):
+            break
+        j += 1
+    return None, words
 
 
 def _labelled(row: list[Word]) -> bool:

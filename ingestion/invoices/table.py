@@ -24,8 +24,8 @@ from __future__ import annotations
 import re
 
 from core.invoices import InvoiceLine
-from ingestion.invoices.cells import (across, code_in_description, joined, split_run, text_limit, unjoin, unsure_code,
-                                       wrapped_below, wraps)
+from ingestion.invoices.cells import (across, attribute, code_in_description, joined, split_run, text_limit, unjoin,
+                                       unsure_code, wrapped_below, wraps)
 from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, heading_tail, merge_text,
                                         split_counter, split_unknown)
 from ingestion.invoices.heading import RULE, Heading, find_heading, item_row
@@ -183,6 +183,8 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                 else:
                     if "code" not in table.roles:  # "SKU: 21889" under the product's name: its code
                         cells = {**cells, "description": take_code(table, cells.get("description", []))}
+                    if attribute(cells.get("description", [])) and not cells.get("code"):
+                        continue  # "Size: One size" under the product's title: the item's variant, not its name
                     if cells.get("description") and not wraps(tail, cells["description"], limit):
                         n = len(table.lines)
                         table.doubts.append((f"line {n}: description joined", f"the row under line {n} (page "

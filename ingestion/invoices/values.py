@@ -216,11 +216,13 @@ def parse_date(text: str) -> dt.date | None:
 
     A line printer's date with nothing between its parts, and a month named in another language:
 
-    >>> [parse_date(t).isoformat() for t in ("01DEC10", "2. Dezember 2010", "1 déc. 2010", "1 grudnia 2010")]
-    ['2010-12-01', '2010-12-02', '2010-12-01', '2010-12-01']
+    >>> [parse_date(t).isoformat() for t in ("01DEC10", "2. Dezember 2010", "1 déc. 2010", "1 grudnia 2010",
+    ...                                      "1er décembre 2010", "ler décembre 2010")]
+    ['2010-12-01', '2010-12-02', '2010-12-01', '2010-12-01', '2010-12-01', '2010-12-01']
     """
     t = text.strip().rstrip(".,").lower()
-    t = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", t)
+    t = re.sub(r"(\d)(st|nd|rd|th|er)\b", r"\1", t)  # 1st December, 1er décembre
+    t = re.sub(r"^[li]er\s+(?=[^\W\d_]{3,})", "1 ", t)  # OCR's "ler décembre" for "1er décembre"
     t = re.sub(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", "", t)  # a weekday before the date
     t = re.sub(r"^(\d{1,2})\.\s+(?=[a-z])", r"\1 ", t)  # 1. December 2010
     t = re.sub(r"([a-z])\.?,\s+(\d{4})$", r"\1 \2", t)  # 1 December, 2010
