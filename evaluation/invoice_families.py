@@ -16,13 +16,15 @@ spreadsheet-printed invoices), written apart from the reader and the others, in 
 and ``held-l``, a twelfth (e-invoice visualisations and point-of-sale till invoices), written apart from the reader
 and the others, in :mod:`evaluation.invoice_held_l`, and ``held-m``, a thirteenth (web shops' order invoices and
 invoices typed into a word processor), written apart from the reader and the others, in
-:mod:`evaluation.invoice_held_m`; all import :mod:`evaluation.invoice_layouts`.
+:mod:`evaluation.invoice_held_m`, and ``held-n``, a fourteenth (the invoicing programs of Spain, Italy, Portugal
+and Poland), written apart from the reader and the others, in :mod:`evaluation.invoice_held_n`; all import
+:mod:`evaluation.invoice_layouts`.
 This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
 to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-13:]  # doctest: +NORMALIZE_WHITESPACE
+>>> FAMILIES[-14:]  # doctest: +NORMALIZE_WHITESPACE
 ('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h', 'held-i', 'held-j', 'held-k', 'held-l',
- 'held-m')
+ 'held-m', 'held-n')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -43,13 +45,14 @@ from evaluation.invoice_held_j import held_j_layout, held_j_vocabulary
 from evaluation.invoice_held_k import held_k_layout, held_k_vocabulary
 from evaluation.invoice_held_l import held_l_layout, held_l_vocabulary
 from evaluation.invoice_held_m import held_m_layout, held_m_vocabulary
+from evaluation.invoice_held_n import held_n_layout, held_n_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
 FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h",
-            "held-i", "held-j", "held-k", "held-l", "held-m")
+            "held-i", "held-j", "held-k", "held-l", "held-m", "held-n")
 
 
 _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
@@ -58,7 +61,7 @@ _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, hel
         "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary),
         "held-i": (held_i_layout, held_i_vocabulary), "held-j": (held_j_layout, held_j_vocabulary),
         "held-k": (held_k_layout, held_k_vocabulary), "held-l": (held_l_layout, held_l_vocabulary),
-        "held-m": (held_m_layout, held_m_vocabulary)}
+        "held-m": (held_m_layout, held_m_vocabulary), "held-n": (held_n_layout, held_n_vocabulary)}
 """The families written in modules of their own: each one's layout and vocabulary functions."""
 
 

@@ -52,9 +52,9 @@ def test_doctests():
 
 def test_every_family_is_in_invoice_families_and_an_unknown_one_is_refused():
     assert set(FAMILIES) == {*evaluation.invoice_layouts.FAMILIES, "dev-f", "held-b", "held-c", "held-d", "held-e",
-                             "held-f", "held-g", "held-h", "held-i", "held-j", "held-k", "held-l", "held-m"}
-    assert FAMILIES[-13:] == ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h", "held-i",
-                              "held-j", "held-k", "held-l", "held-m")
+                             "held-f", "held-g", "held-h", "held-i", "held-j", "held-k", "held-l", "held-m", "held-n"}
+    assert FAMILIES[-14:] == ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h", "held-i",
+                              "held-j", "held-k", "held-l", "held-m", "held-n")
     assert set(DEV_FAMILIES) | {"held"} <= set(FAMILIES)
     for family in evaluation.invoice_layouts.FAMILIES:
         assert layout(3, family) == evaluation.invoice_layouts.layout(3, family)
@@ -106,10 +106,13 @@ def test_amounts_are_quantity_times_unit_price_and_the_totals_add_up(family):
                 family in ("held-e", "held-g", "held-h", "held-i", "held-j", "held-k", "held-l", "held-m")
                 and Decimal("0.05") < lay.tax_rate < Decimal("0.25")) or (  # or elsewhere
                 family == "held-l" and lay.tax_rate == Decimal("0.25")) or (  # Norway's MVA and Swedish moms
-                family == "held-m" and lay.tax_rate == Decimal("0.05"))  # Canada's GST alone
+                family == "held-m" and lay.tax_rate == Decimal("0.05")) or (  # Canada's GST alone
+                family == "held-n" and lay.tax_rate in (Decimal("0.21"), Decimal("0.22"),  # Spain's IVA, Italy's,
+                                                        Decimal("0.23")))  # Portugal's IVA and Poland's VAT
             assert fields.tax == (fields.subtotal * lay.tax_rate).quantize(Decimal("0.01"), ROUND_HALF_UP)
             assert fields.total == fields.subtotal + fields.tax
         assert fields.currency in ("GBP", "EUR", "USD") or (  # the developed layouts' currencies
+            family == "held-n" and fields.currency == "PLN") or (  # Poland's złoty
             family.startswith("held") and len(fields.currency) == 3 and fields.currency.isupper())  # or an ISO code
         assert fields.customer_id == inv.customer
 
