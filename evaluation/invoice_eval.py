@@ -1,8 +1,8 @@
 """How well invoices are read, and how often a wrong reading is flagged before it reaches the accounts.
 
     python -m evaluation.invoice_set --out DIR --per-family 75          # the set: PDFs, scans, truth.jsonl
-    python -m evaluation.invoice_eval --set DIR [--families ...] [--forms pdf scan] [--limit N] [--workers 2]
-                                      [--out evaluation/results/invoices]
+    python -m evaluation.invoice_eval --set DIR [--families ...] [--forms pdf scan] [--limit N] [--scan-limit M]
+                                      [--workers 2] [--out evaluation/results/invoices]
 
 Every file of the set is read by the product's own service (:meth:`services.invoices.Invoices.extract` on a
 :class:`pipeline.Pipeline`, in the isolated reader as uploads are) and compared with the record it was drawn from.
@@ -241,6 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--families", nargs="+", default=None, help="only these families (default: all)")
     parser.add_argument("--forms", nargs="+", default=["pdf", "scan"], choices=("pdf", "scan"))
     parser.add_argument("--limit", type=int, default=None, help="at most this many files per family and form")
+    parser.add_argument("--scan-limit", type=int, default=None,
+                        help="at most this many scans per family (default: --limit); scans take 30 times a PDF's time")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=RESULTS / "invoices",
                         help="writes OUT.json, OUT.md and OUT.readings.jsonl (developed families only)")
@@ -251,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         key = (t["family"], t["form"])
         if (args.families and t["family"] not in args.families) or t["form"] not in args.forms:
             continue
-        if args.limit is not None and counts.get(key, 0) >= args.limit:
+        limit = args.scan_limit if t["form"] == "scan" and args.scan_limit is not None else args.limit
+        if limit is not None and counts.get(key, 0) >= limit:
             continue
         counts[key] = counts.get(key, 0) + 1
         truths.append(t)

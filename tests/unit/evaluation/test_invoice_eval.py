@@ -76,3 +76,16 @@ def test_the_runner_reads_a_set_and_never_writes_the_held_familys_readings(tmp_p
     assert "| **held aside** | pdf | 2 |" in result["readme"]
     readings = [json.loads(x) for x in out.with_suffix(".readings.jsonl").read_text().splitlines()]
     assert readings and not [r for r in readings if r["id"].startswith("held")]
+
+
+def test_the_scan_limit_reads_fewer_scans_than_pdfs(tmp_path):
+    """``--scan-limit`` caps the scans of each family (each one is OCR'd), leaving the PDFs at ``--limit``."""
+    from evaluation.invoice_records import SAMPLE
+    from evaluation.invoice_set import main as build
+
+    assert build(["--out", str(tmp_path / "set"), "--per-family", "2", "--families", "dev-a",
+                  "--non-invoices", "0", "--records", str(SAMPLE)]) == 0
+    out = tmp_path / "res" / "invoices"
+    assert main(["--set", str(tmp_path / "set"), "--out", str(out), "--workers", "1", "--scan-limit", "1"]) == 0
+    rows = {(r["layouts"], r["form"]): r for r in json.loads(out.with_suffix(".json").read_text())["rows"]}
+    assert rows[("dev-a", "pdf")]["files"] == 2 and rows[("dev-a", "scan")]["files"] == 1
