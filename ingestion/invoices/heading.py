@@ -354,6 +354,14 @@ def _glued(columns: list[Column]) -> list[Column]:
     ...         Column("code", 33, 50, [Word("code", 33, 0, 50, 9, 1)])]
     >>> [(c.role, c.x1) for c in _glued(cols)]
     [('code', 50)]
+
+    OCR's word boxes are taller than the letters: a word making the heading another value (``VAT``) glues to it
+    only a space away, not at a column's gap (``Unit`` and a ``VAT`` column 11 points apart, boxes 14 high):
+
+    >>> cols = [Column("unit_price", 438, 458, [Word("Unit", 438, 287, 458, 301, 1, True)]),
+    ...         Column(None, 469, 484, [Word("VAT", 469, 287, 484, 301, 1, True)])]
+    >>> [c.role for c in _glued(cols)]
+    ['unit_price', None]
     """
     out: list[Column] = []
     for col in sorted(columns, key=lambda c: c.x0):
@@ -389,6 +397,9 @@ def _glued(columns: list[Column]) -> list[Column]:
             continue
         role = prev.role or col.role
         if extra & _OTHER and not extra & _SAME:
+            if col.x0 - prev.x1 >= 0.5 * max(col.heading[0].height, 4.0):
+                out.append(col)  # OCR's wide gap: "Unit" and a "VAT" column, not one "Unit VAT"
+                continue
             role = None
         out[-1] = Column(role, prev.x0, max(prev.x1, lead[-1].x1), prev.heading + lead)
         if rest:
