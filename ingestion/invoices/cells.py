@@ -98,13 +98,16 @@ _CODE_LABELS = {"sku", "code", "item", "ref", "reference", "art", "article", "pa
 
 def bracketed_code(words: list[Word]) -> str | None:
     """The code a description opens with in square brackets (``[22632] HAND WARMER``, as some business software
-    names a product by its code and name), or ``None``; the code holds a digit and a name follows it.
+    names a product by its code and name; ``[37461]`` alone, a product with no name), or ``None``; the code holds
+    a digit and three characters or more.
 
     >>> name = Word("MUG", 33, 0, 50, 9, 1)
     >>> bracketed_code([Word("[22632]", 0, 0, 30, 9, 1), name]), bracketed_code([Word("[3]", 0, 0, 9, 9, 1), name])
     ('22632', None)
+    >>> bracketed_code([Word("[37461]", 0, 0, 30, 9, 1)])
+    '37461'
     """
-    m = _BRACKETED.fullmatch(words[0].text) if len(words) > 1 else None
+    m = _BRACKETED.fullmatch(words[0].text) if words else None
     return m.group(1) if m else None
 
 

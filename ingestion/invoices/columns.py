@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingestion.invoices.cells import code_like
 from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_digits, named, products, units_only,
                                       whole, wording)
-from ingestion.invoices.vocab import HEADINGS, IDS, keys_of, match_words
+from ingestion.invoices.vocab import HEADINGS, IDS, OTHER, keys_of, match_words
 from ingestion.invoices.words import Word
 
 __all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "heading_tail", "merge_text", "split_counter",
@@ -187,15 +188,18 @@ def split_unknown(columns: list[Column], rows: list[list[Word]]) -> list[Column]
     out = []
     for col in columns:
         words = [piece for w in col.heading for piece in _camel(w)]
-        if col.role is not None or len(words) < 2:
+        if col.role not in (None, OTHER) or len(words) < 2:
             out.append(col)
             continue
-        start = 0
+        start, parts = 0, []
         for k in range(1, len(words)):
             if _gutter(words[start:k], words[k:], rows):
-                out.append(Column(None, words[start].x0, words[k - 1].x1, words[start:k]))
+                parts.append(Column(None, words[start].x0, words[k - 1].x1, words[start:k]))
                 start = k
-        out.append(Column(None, words[start].x0, words[-1].x1, words[start:]))
+        parts.append(Column(None, words[start].x0, words[-1].x1, words[start:]))
+        if col.role == OTHER and not any(m.role != OTHER for p in parts for m in match_words(p.heading, HEADINGS)):
+            parts = [col]  # "Net Wt (kg)" stays one; "UOM Code" over two columns is a unit's and the code's
+        out += parts
     return out
 
 
@@ -400,12 +404,28 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     [1]
     >>> code_rivals(cols, [["22632", "EA", "MUG"], ["21135", "EA", "BAG"], ["21136", "EA", "CUP"]])
     []
+
+    A column a heading names the code (``Item``) is rivalled only when it holds no codes (a position, ``10``) and
+    another holds them (``Material``, as some ERP systems head the product's number):
+
+    >>> cols = [Column("code", 0, 1, [Word("Item", 0, 0, 20, 9, 1)]), Column(None, 2, 3, []),
+    ...         Column("description", 4, 5, [])]
+    >>> code_rivals(cols, [["10", "22113", "BOTTLE"]]), code_rivals(cols, [["22113", "10", "BOTTLE"]])
+    ([1], [])
     """
     k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
-    if k is None or match_words(columns[k].heading, HEADINGS):
+    named = k is not None and bool(match_words(columns[k].heading, HEADINGS))
+    if k is None or (named and _shaped(rows, k)):
         return []
     return [j for j, c in enumerate(columns) if c.role is None and distinct(rows, j) and has_digits(rows, j) and
-            column_kind(rows, j) in ("code", "int") and not c.keys() & _OTHER_CODES]
+            column_kind(rows, j) in ("code", "int") and (not named or _shaped(rows, j)) and
+            not c.keys() & _OTHER_CODES]
+
+
+def _shaped(rows: list[list[str]], k: int) -> bool:
+    """Whether most of column ``k``'s filled cells are shaped as products' codes (:func:`code_like`)."""
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return 2 * sum(code_like(c) for c in cells) > len(cells)
 
 
 _OTHER_CODES = {"vat", "tax", "hs", "hsn", "tariff", "commodity", "customs", "gst", "sac"}

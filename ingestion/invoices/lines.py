@@ -96,7 +96,7 @@ def add_line(table: Table, cells: dict[str, list[Word]], pending: list[Word], pa
     if labelled and len(rest := take_code(table, description)) < len(description):
         table.lines[-1].description, description = texts(rest) or None, rest
     if labelled and table.lines[-1].code is None and (code := bracketed_code(description)):
-        table.lines[-1].code, table.lines[-1].description = code, texts(description[1:])
+        table.lines[-1].code, table.lines[-1].description = code, texts(description[1:]) or None
         table.boxes[f"lines[{n}].code"], description = span(description[:1]), description[1:]
     for key, words in (("description", description), *((k, cells.get(k, [])) for k in
                                                          ("code", "quantity", "unit_price", "amount"))):

@@ -160,3 +160,31 @@ def test_a_line_without_the_code_the_others_print_is_a_doubt():
             _at(205, (300, "Total"), (450, "£12.79"))]
     reading = interpret([rows], 1)
     assert "line 2 (page 1) has no code, which 1 of the 2 lines print" in _failed(reading)["line 2: code read"]
+
+
+def test_a_unit_and_a_code_column_headed_uom_code_are_two_columns():
+    """``UOM Code`` is a phrase naming one column (a unit of measure's code), but the rows under it show two: ``EA``
+    under ``UOM`` and the product's code under ``Code``, a word space from it. The code is read."""
+    rows = [*HEAD, _at(150, (40, "Qty"), (80, "UOM"), (106, "Code"), (160, "Product Description"), (360, "Price"),
+                       (450, "Amount")),
+            *[_at(165 + 15 * k, (46, q), (80, "EA"), (106, code), (160, name), (360, price), (450, amount))
+              for k, (q, code, name, price, amount) in enumerate([("12", "10002", "INFLATABLE GLOBE", "0.85", "10.20"),
+                                                                   ("8", "21912", "SNAKES & LADDERS", "3.75", "30.00"),
+                                                                   ("2", "22839", "3 TIER CAKE TIN", "14.95", "29.90")])],
+            _at(230, (300, "Total"), (430, "EUR 70.10"))]
+    reading = interpret([rows], 1)
+    assert [ln.code for ln in reading.lines] == ["10002", "21912", "22839"]
+    assert not reading.needs_review, _failed(reading)
+
+
+def test_a_code_column_holding_positions_beside_one_holding_codes_is_a_doubt():
+    """``Item`` over ``10`` (a position, as some ERP systems number their lines) beside ``Material`` over ``22113``:
+    the column headed as the code holds none shaped as one, and which column is the code is for a reviewer."""
+    rows = [*HEAD, _at(150, (40, "Item"), (70, "Item description"), (240, "Material"), (300, "Qty"),
+                       (360, "Unit price"), (450, "Amount")),
+            _at(165, (46, "10"), (70, "GREY HEART HOT WATER BOTTLE"), (240, "22113"), (306, "6"), (360, "3.75"),
+                (450, "22.50")),
+            _at(190, (300, "Total"), (430, "EUR 22.50"))]
+    failed = _failed(interpret([rows], 1))
+    assert "columns of page 1: code told apart" in failed
+    assert "holds no codes" in failed["columns of page 1: code told apart"]

@@ -213,3 +213,19 @@ def test_a_value_under_its_label_beside_a_column_the_vocabulary_does_not_know():
     reading = read_invoice(_pdf(heads + rows + _below(300, [("Sous-total :", "-4,20 €"),
                                                              ("Total :", "-4,20 €")]), header), "a.pdf")
     assert (reading.fields.invoice_number, reading.fields.customer_id) == ("C536758", "13767")
+
+
+def test_a_loyalty_number_is_the_customers_and_a_bracketed_code_alone_is_a_code_with_no_name():
+    """A shop's receipt names its customer by the loyalty card (``LOYALTY NO.: 17850``); a line printing only
+    ``[37461]`` where the name goes is a product with that code and no name."""
+    header = [(40, 60, "TRANS. NO.: 536750"), (40, 74, "LOYALTY NO.: 17850"), (40, 88, "TRANS. DATE: 02-Dec-2010"),
+              (40, 102, "Country: United Kingdom"), (40, 116, "Currency: GBP")]
+    heads = [(40, 250, "Description", False), (380, 250, "Qty", True), (450, 250, "Price", True),
+             (550, 250, "Amount", True)]
+    rows = [(40, 275, "[22632] HAND WARMER RED POLKA DOT", False), (380, 275, "6", True), (450, 275, "1.85", True),
+            (550, 275, "11.10", True), (40, 289, "[37461]", False), (380, 289, "3", True), (450, 289, "0.00", True),
+            (550, 289, "0.00", True)]
+    reading = read_invoice(_pdf(heads + rows + _below(320, [("Total:", "11.10")]), header), "r.pdf")
+    assert reading.fields.customer_id == "17850"
+    assert _lines(reading) == [("22632", "HAND WARMER RED POLKA DOT", 6, Decimal("1.85"), Decimal("11.10")),
+                               ("37461", None, 3, Decimal("0.00"), Decimal("0.00"))]
