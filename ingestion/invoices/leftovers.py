@@ -109,7 +109,11 @@ def eliminate(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         setattr(fields, name, value)
         boxes[name] = span(words)
         distinct = {str(v).lower() for v, _ in candidates}
-        if len(distinct) > 1 and not sure:
+        if name == "country" and min(kinds) == 2:
+            doubts.append(("country told apart", f"no known label names the country, and the only one printed, "
+                                                 f"{value}, stands in the sender's letterhead: the customer's may "
+                                                 "be printed in a form this reader does not read; check it"))
+        elif len(distinct) > 1 and not sure:
             label = field_words(name)
             doubts.append((f"{label} told apart", f"no known label names the {label}, and {len(distinct)} "
                                                   f"different ones are printed on page 1; {value} was taken: check it"))
@@ -283,18 +287,20 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
         for i, w in enumerate(row):
             if not _CUSTOMER.fullmatch(w.text) or _taken(w, boxes, hidden):
                 continue
+            over = _row_over(w, rows, r)  # the row of its label, when one stands over it
+            heads = [v for v in over if v.x0 < w.x1 and w.x0 < v.x1]
             near = [v for v in (row[i - 1] if i else None, row[i + 1] if i + 1 < len(row) else None)
-                    if v is not None and abs(v.x0 - w.x1 if v.x0 > w.x0 else w.x0 - v.x1) < w.height]
+                    if v is not None and abs(v.x0 - w.x1 if v.x0 > w.x0 else w.x0 - v.x1) < w.height and
+                    not (heads and not any(h.x0 < v.x1 and v.x0 < h.x1 for h in heads))]  # not another column's
             if any(any(ch.isdigit() for ch in v.text) for v in near):
                 continue
             before = row[i - 1] if i and w.x0 - row[i - 1].x1 < 12 * w.height else None
             if before is not None and not before.text.endswith(":") and w.x0 - before.x1 < 0.5 * w.height:
                 glued.append(w)  # one space on from a word: a line of an address ("Boston MA 02110")?
                 continue
-            over = _row_over(w, rows, r)  # the row of its label, when one stands over it
             if _names_other(w, row, over):
                 continue  # an order or phone number
-            above = [v for v in over if v.x0 < w.x1 and w.x0 < v.x1]
+            above = heads
             labelled = (before is not None and _WORDS.fullmatch(before.text)) or \
                 (above and all(_WORDS.fullmatch(v.text) for v in above))
             if labelled:

@@ -188,3 +188,31 @@ def test_a_code_column_holding_positions_beside_one_holding_codes_is_a_doubt():
     failed = _failed(interpret([rows], 1))
     assert "columns of page 1: code told apart" in failed
     assert "holds no codes" in failed["columns of page 1: code told apart"]
+
+
+def _table(y: float) -> list[list[Word]]:
+    return [_at(y, (40, "Code"), (100, "Description"), (300, "Qty"), (360, "Price"), (450, "Amount")),
+            _at(y + 15, (40, "22632"), (100, "HAND WARMER"), (306, "6"), (360, "1.85"), (450, "11.10")),
+            _at(y + 40, (300, "Total"), (430, "GBP 11.10"))]
+
+
+def test_a_number_under_its_own_label_in_a_packed_row_of_values_is_the_customers():
+    """``Pay by | Sold-to`` over ``31 December 2010 | 16274``, the columns packed a few points apart: the date's
+    year beside the number belongs to the column to its left, and 16274 is the customer's."""
+    head = [_at(60, (40, "Invoice No.:"), (140, "536569")), _at(75, (40, "Country:"), (140, "United Kingdom")),
+            _at(95, (40, "Posting day"), (160, "Pay by"), (256, "Sold-to")),
+            _at(108, (40, "01 December 2010"), (160, "31 December 2010"), (256, "16274"))]
+    fields = interpret([head + _table(150)], 1).fields
+    assert fields.customer_id == "16274" and fields.invoice_date.isoformat() == "2010-12-01"
+
+
+def test_a_country_printed_only_in_the_senders_letterhead_is_a_doubt():
+    """The only country on the page stands in the letterhead, with the sender's telephone: it is taken, and the
+    reviewer is asked whether the customer's is printed in a form not read."""
+    head = [_at(20, (40, "Harbor & Vine Trading Co.")), _at(32, (40, "880 Industrial Way")),
+            _at(44, (40, "United States")), _at(56, (40, "Phone 201-555-2491")),
+            _at(80, (300, "Invoice No.:"), (400, "536366")), _at(95, (300, "Date:"), (400, "2010-12-01")),
+            _at(110, (300, "Customer No.:"), (400, "17850"))]
+    reading = interpret([head + _table(150)], 1)
+    assert reading.fields.country == "United States"
+    assert "country told apart" in _failed(reading)
