@@ -13,10 +13,12 @@ Measured on the 19,792 words of three letters or more in the 300 real invoices' 
 ('TRADITIONAL', 'SHED', None, None, None)
 
 A space dropped after a one-letter word reads as one word that is no English (``ILOVE``): 0 of the 16,893 words of
-four letters or more in the records' descriptions are so.
+four letters or more in the records' descriptions are so. So does one dropped before it (``BOXI``): 0 of the 16,922
+words of four letters or more are an English word and a last ``I`` or ``A`` while no English word themselves (``TAXI``
+and ``PIZZA`` are).
 
->>> lookalike("ILOVE")
-'I LOVE'
+>>> lookalike("ILOVE"), lookalike("BOXI"), lookalike("TAXI")
+('I LOVE', 'BOX I', None)
 """
 
 from __future__ import annotations
@@ -72,4 +74,6 @@ def lookalike(word: str) -> str | None:
                 return candidate.upper() if sum(c.isupper() for c in word) * 2 > letters else candidate.lower()
     if len(word) >= 4 and word[0] in "IAia" and word[1:].lower() in english:
         return f"{word[0]} {word[1:]}"  # a space the recogniser dropped after "I" or "A" (ILOVE)
+    if len(word) >= 4 and word[-1] in "IAia" and word[:-1].lower() in english:
+        return f"{word[:-1]} {word[-1]}"  # or before it (LUNCH BOXI LOVE LONDON)
     return None

@@ -168,6 +168,9 @@ def test_a_look_alike_is_sought_in_letters_not_in_codes_or_short_words():
     assert lookalike("SIQTH") is None  # only look-alikes are swapped: Q is no X
     assert lookalike("C0LOurs") == "colours"  # capitals only when most letters are
     assert lookalike("ILOVE") == "I LOVE" and lookalike("ilove") == "i love"  # a space dropped after I, either case
+    assert lookalike("BOXI") == "BOX I" and lookalike("boxa") == "box a"  # or before a last I or A
+    assert lookalike("TAXI") is None and lookalike("PIZZA") is None and lookalike("BOX") is None  # English already
+    assert lookalike("XQZI") is None and lookalike("OXI") is None  # no English before the I; too short to tell
 
 
 def test_a_word_is_english_only_when_every_part_of_it_is():
@@ -180,12 +183,14 @@ def test_a_space_dropped_after_i_and_a_dash_read_as_1_are_doubted_on_scanned_lin
     """OCR joins ``I LOVE`` into ``ILOVE`` and reads the dash of ``TOAST ITS - BEST MUM`` as ``1``: no arithmetic
     check sees either, so each is named for a reviewer; on a text layer, and in text printed so, nothing is."""
     lines = [InvoiceLine("23206", "LUNCH BOX ILOVE LONDON", Decimal("6"), None, None, 1),
+             InvoiceLine("22659", "LUNCH BOXI LOVE LONDON", Decimal("64"), None, None, 1),
              InvoiceLine("21354", "TOAST ITS 1 BEST MUM", Decimal("12"), None, None, 1),
              InvoiceLine("22580", "ADVENT CALENDAR GINGHAM SACK", Decimal("4"), None, None, 1),
              InvoiceLine("22776", "SWEETHEART CAKESTAND 3 TIER", Decimal("1"), None, None, 1)]
     doubts = misread_text(lines, scanned={1})
-    assert [name for name, _ in doubts] == ["line 1: a word read may be misread", "line 2: a word read may be misread"]
-    assert "'I LOVE' is" in doubts[0][1] and "'ITS 1 BEST'" in doubts[1][1]
+    assert [name for name, _ in doubts] == ["line 1: a word read may be misread", "line 2: a word read may be misread",
+                                            "line 3: a word read may be misread"]
+    assert "'I LOVE' is" in doubts[0][1] and "'BOX I' is" in doubts[1][1] and "'ITS 1 BEST'" in doubts[2][1]
     assert misread_text(lines, scanned={2}) == []
 
 
