@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ingestion.invoices.cells import code_like
-from ingestion.invoices.kinds import (column_kind, counts_lines, distinct, has_digits, named, products, units_only,
-                                      whole, wording)
+from ingestion.invoices.kinds import (code_shaped, column_kind, counts_lines, distinct, has_digits, named, products,
+                                      units_only, whole, wording)
 from ingestion.invoices.vocab import HEADINGS, IDS, OTHER, keys_of, match_words
 from ingestion.invoices.words import Word
 
-__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "heading_tail", "merge_text", "split_counter",
-           "split_unknown"]
+__all__ = ["Column", "assign_roles", "boundaries", "code_rivals", "headed_code", "heading_tail", "merge_text",
+           "split_counter", "split_unknown"]
 
 _NUMBER_ROLES = ("quantity", "unit_price", "amount")
 _CODE_NAMES = IDS | {"sku"}  # a heading word naming codes ("Item No.", "SKU"), even over codes of words
@@ -414,18 +413,18 @@ def code_rivals(columns: list[Column], rows: list[list[str]]) -> list[int]:
     ([1], [])
     """
     k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
-    named = k is not None and bool(match_words(columns[k].heading, HEADINGS))
-    if k is None or (named and _shaped(rows, k)):
+    headed = headed_code(columns)
+    if k is None or (headed and code_shaped(rows, k)):
         return []
     return [j for j, c in enumerate(columns) if c.role is None and distinct(rows, j) and has_digits(rows, j) and
-            column_kind(rows, j) in ("code", "int") and (not named or _shaped(rows, j)) and
+            column_kind(rows, j) in ("code", "int") and (not headed or code_shaped(rows, j)) and
             not c.keys() & _OTHER_CODES]
 
 
-def _shaped(rows: list[list[str]], k: int) -> bool:
-    """Whether most of column ``k``'s filled cells are shaped as products' codes (:func:`code_like`)."""
-    cells = [r[k] for r in rows if k < len(r) and r[k]]
-    return 2 * sum(code_like(c) for c in cells) > len(cells)
+def headed_code(columns: list[Column]) -> bool:
+    """Whether the column taken for the code has a heading the vocabulary knows (not its content alone)."""
+    k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
+    return k is not None and bool(match_words(columns[k].heading, HEADINGS))
 
 
 _OTHER_CODES = {"vat", "tax", "hs", "hsn", "tariff", "commodity", "customs", "gst", "sac"}

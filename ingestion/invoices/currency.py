@@ -50,7 +50,6 @@ def document_currency(*groups: list[str]) -> str | None:
     return None
 
 
-
 _DOLLARS = ("AUD", "CAD", "HKD", "NZD", "SGD")  # the dollars "$" alone may stand for besides the US one
 _NOT_US = {"gst", "hst", "pst", "qst", "abn"}  # taxes and tax numbers no US invoice prints
 

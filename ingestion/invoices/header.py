@@ -208,11 +208,12 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         matches = [Match(OTHER, m.start, m.end, m.qualified) if m.role == CHARGE or (  # "GST No.": a tax number
             m.role in _MONEY_FIELDS and m.end < len(row) and norm(row[m.end].text).strip(":") in IDS) else m
             for m in matches]
-        if after_items and payment(row) and ("total" in found or not {m.role for m in matches} & {"total"}):
+        sum_at = payment(row) if after_items else None
+        if sum_at is not None and ("total" in found or not any(m.role == "total" for m in matches)):
             # "Total paid: 769.15" under the total, "Paid: 354.58": a payment (a credit note's "Total refunded"
             # with no total above it is its total)
             matches = [Match(OTHER, m.start, m.end) for m in matches if m.role in _MONEY_FIELDS] or \
-                [Match(OTHER, 0, next(k for k, w in enumerate(row) if any(ch.isdigit() for ch in w.text)))]
+                [Match(OTHER, 0, sum_at)]
             paid = True
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
@@ -258,7 +259,7 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
                 late.setdefault(m.role, got)  # bank details, notes: taken only when the header lacks the field
                 continue
             labelled.add(m.role)
-            if m.role == "total" and got[0][0] == 0 and found.get("total", ((0,),))[0][0]:
+            if m.role == "total" and got[0][0] == 0 and "total" in found and found["total"][0][0]:
                 claimed.append(span(got[1]))  # "Amount due: 0.00" under a total: paid in full, a balance
                 continue
             if m.role not in found or m.role in _LAST_WINS:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ingestion.invoices.cells import code_like
 from ingestion.invoices.values import CENTS, CURRENCIES, parse_int, parse_money, parse_quantity, three_decimals
 from ingestion.invoices.vocab import UNITS, norm
 
-__all__ = ["cell_kind", "column_kind", "counts_lines", "distinct", "has_digits", "named", "products", "units_only",
-           "whole", "wording"]
+__all__ = ["cell_kind", "code_shaped", "column_kind", "counts_lines", "distinct", "has_digits", "named", "products",
+           "units_only", "whole", "wording"]
 
 _CODE = re.compile(r"^[A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*$|^[A-Z]{1,4}$", re.IGNORECASE)
 _RATE = re.compile(r"[-(]?\d+(?:[.,]\d+)?\s?%\)?")
@@ -134,3 +135,13 @@ def products(rows: list[list[str]], q: int, price: int, amount: int, priced: boo
                 and not (priced and p[0] == 0):
             hits += 1
     return hits
+
+
+def code_shaped(rows: list[list[str]], k: int) -> bool:
+    """Whether most of column ``k``'s filled cells are shaped as products' codes (:func:`code_like`).
+
+    >>> code_shaped([["10", "22113"], ["20", "85123A"]], 0), code_shaped([["10", "22113"], ["20", "85123A"]], 1)
+    (False, True)
+    """
+    cells = [r[k] for r in rows if k < len(r) and r[k]]
+    return 2 * sum(code_like(c) for c in cells) > len(cells)

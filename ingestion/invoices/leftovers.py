@@ -300,9 +300,8 @@ def _customer(fields: InvoiceFields, boxes: dict[str, Box], rows: list[list[Word
                 continue
             if _names_other(w, row, over):
                 continue  # an order or phone number
-            above = heads
             labelled = (before is not None and _WORDS.fullmatch(before.text)) or \
-                (above and all(_WORDS.fullmatch(v.text) for v in above))
+                (heads and all(_WORDS.fullmatch(v.text) for v in heads))
             if labelled:
                 found.append(w)
                 named[id(w)] = _customer_word(_label(w, row, over))

@@ -38,21 +38,23 @@ def included_tax(rows: list[list[Word]], top: tuple[int, float] | None) -> Word 
     return None
 
 
-def payment(row: list[Word]) -> bool:
-    """Whether ``row`` prints a payment made: a sum of money after a label with a word of :data:`PAYMENTS`.
+def payment(row: list[Word]) -> int | None:
+    """Where ``row`` prints a payment made, a sum of money after a label with a word of :data:`PAYMENTS`: the
+    index of the sum's word (the label being the words before it), or ``None`` when the row prints none.
 
     >>> def ws(*t): return [Word(x, 10 * k, 0, 10 * k + 8, 9, 1) for k, x in enumerate(t)]
     >>> payment(ws("Total", "paid:", "$769.15")), payment(ws("Paid:", "£3.00")), payment(ws("Total:", "£3.00"))
-    (True, True, False)
+    (2, 1, None)
     >>> payment(ws("Payment", "terms:", "30", "days")), payment(ws("Amount", "refunded:", "-£3.90"))
-    (False, True)
+    (None, 2)
     >>> payment(ws("Payment", "details", "Goods", "value", "22.20")), payment(ws("Due", "for", "payment", "€27.08"))
-    (False, False)
+    (None, None)
     """
     first = next((k for k, w in enumerate(row) if any(ch.isdigit() for ch in w.text)), None)
     if not first or not CENTS.search(row[first].text):
-        return False
+        return None
     keys = [norm(w.text).strip("():") for w in row[:first] if w.text != ":"]
     at = [k for k, key in enumerate(keys) if key in PAYMENTS]  # the label's last two words, or its first of three
-    return any((k >= len(keys) - 2 and (k == 0 or keys[k - 1] not in _NOT_PAID)) or (k == 0 and len(keys) <= 3)
+    paid = any((k >= len(keys) - 2 and (k == 0 or keys[k - 1] not in _NOT_PAID)) or (k == 0 and len(keys) <= 3)
                for k in at)
+    return first if paid else None

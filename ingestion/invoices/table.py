@@ -26,14 +26,14 @@ import re
 from core.invoices import InvoiceLine
 from ingestion.invoices.cells import (across, attribute, code_in_description, joined, split_run, text_limit, unjoin,
                                        unsure_code, wrapped_below, wraps)
-from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, heading_tail, merge_text,
-                                        split_counter, split_unknown)
+from ingestion.invoices.columns import (Column, assign_roles, boundaries, code_rivals, headed_code, heading_tail,
+                                        merge_text, split_counter, split_unknown)
 from ingestion.invoices.heading import RULE, Heading, find_heading, item_row
 from ingestion.invoices.kinds import counts_lines, wording
 from ingestion.invoices.lines import DIGIT_LIKE, Table, add_line, extend_line, take_code
 from ingestion.invoices.lines import texts as _texts
 from ingestion.invoices.values import CENTS, parse_money, parse_quantity
-from ingestion.invoices.vocab import HEADINGS, LABELS, OTHER, match_words, phrase_start
+from ingestion.invoices.vocab import LABELS, OTHER, match_words, phrase_start
 from ingestion.invoices.words import Word, row_key, row_number, span, split_at
 
 __all__ = ["Table", "read_table"]
@@ -141,8 +141,10 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
         numbered = _numbered_codes(columns, texts, len(table.lines) + 1)
         rivals = code_rivals(columns, texts)
         if rivals:
+            why = "the column headed as the code holds no codes" if headed_code(columns) else \
+                "no known heading names the code"
             table.doubts.append((f"columns of page {rows[index][0].page}: code told apart",
-                                 f"{_which_code(columns)}, and the columns under "
+                                 f"{why}, and the columns under "
                                  f"{', '.join(repr(_texts(columns[j].heading)) for j in rivals)} could hold it "
                                  "as well as the one taken: check which column is the products' code"))
         for k, col in enumerate(columns):
@@ -229,12 +231,6 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             table.used |= {row_key(r) for r in rows[start:] if row_key(r) not in table.used and
                            _running_sum(r, table.lines)}
     return table
-
-
-def _which_code(columns: list[Column]) -> str:
-    """Why the code column taken is in doubt: its heading names none, or it holds no values shaped as codes."""
-    named = any(c.role == "code" and match_words(c.heading, HEADINGS) for c in columns)
-    return "the column headed as the code holds no codes" if named else "no known heading names the code"
 
 
 def _priced(rows: list[list[Word]]) -> list[list[Word]]:

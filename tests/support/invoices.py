@@ -65,3 +65,33 @@ def word_row(y: float, *texts: str, x: float = 50.0) -> list:
         out.append(Word(text, x, y - 5, x + 6 * len(text), y + 5, 1))
         x += 6 * len(text) + 4
     return out
+
+
+def text_pdf(texts: list[tuple[float, float, str, bool]], header: list[tuple[float, float, str]]) -> bytes:
+    """A one-page PDF (ReportLab, Helvetica 9) of ``texts``: (x, y from the top, text, right-aligned), under
+    ``header`` (x, y, text)."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=A4)
+    c.setFont("Helvetica", 9)
+    for x, y, s in header:
+        c.drawString(x, A4[1] - y, s)
+    for x, y, s, right in texts:
+        (c.drawRightString if right else c.drawString)(x, A4[1] - y, s)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def line_values(reading) -> list[tuple]:
+    """Each line read as (code, description, quantity, unit price, amount)."""
+    return [(x.code, x.description, x.quantity, x.unit_price, x.amount) for x in reading.lines]
+
+
+def failed_names(reading) -> list[str]:
+    """The names of the reading's failed checks, in order."""
+    return [c.name for c in reading.checks if not c.passed]

@@ -9,14 +9,14 @@ Each is read as a person reads it, with no doubt raised where nothing is in doub
 from __future__ import annotations
 
 import datetime as dt
-import io
 from decimal import Decimal
 
 import pytest
-from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas
 
 from ingestion.invoices.read import read_invoice
+from tests.support.invoices import failed_names as _failed
+from tests.support.invoices import line_values as _lines
+from tests.support.invoices import text_pdf
 
 HEADER = [(40, 60, "Invoice no: 536613"), (40, 74, "Invoice date: 2 December 2010"), (40, 88, "Customer no: 17855"),
           (40, 102, "Country: United Kingdom"), (40, 116, "Currency: GBP")]
@@ -25,25 +25,7 @@ ITEMS = [("22149", "FELTCRAFT 6 FLOWER FRIENDS", "6", "2.10", "12.60"),
 
 
 def _pdf(texts: list[tuple[float, float, str, bool]], header=HEADER) -> bytes:
-    """A page of ``texts``: (x, y from the top, text, right-aligned), under ``header`` (x, y, text)."""
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=A4)
-    c.setFont("Helvetica", 9)
-    for x, y, s in header:
-        c.drawString(x, A4[1] - y, s)
-    for x, y, s, right in texts:
-        (c.drawRightString if right else c.drawString)(x, A4[1] - y, s)
-    c.showPage()
-    c.save()
-    return buf.getvalue()
-
-
-def _lines(reading) -> list[tuple]:
-    return [(x.code, x.description, x.quantity, x.unit_price, x.amount) for x in reading.lines]
-
-
-def _failed(reading) -> list[str]:
-    return [c.name for c in reading.checks if not c.passed]
+    return text_pdf(texts, header)
 
 
 def _below(y: float, rows: list[tuple[str, str]], x: float = 380) -> list[tuple[float, float, str, bool]]:

@@ -6,38 +6,19 @@ Each is read as a person reads it; where a value cannot be told (a line with no 
 
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 
-from reportlab.lib.pagesizes import A4
-from reportlab.pdfgen import canvas
-
 from ingestion.invoices.read import read_invoice
+from tests.support.invoices import failed_names as _failed
+from tests.support.invoices import line_values as _lines
+from tests.support.invoices import text_pdf
 
 HEADER = [(40, 60, "Invoice no: 536582"), (40, 74, "Invoice date: 01/12/2010 (dd/mm/yyyy)"),
           (40, 88, "Customer no: 12947"), (40, 102, "Country: United Kingdom"), (40, 116, "Currency: GBP")]
 
 
 def _pdf(texts: list[tuple[float, float, str, bool]], header=HEADER) -> bytes:
-    """A page of ``texts``: (x, y from the top, text, right-aligned), under ``header`` (x, y, text)."""
-    buf = io.BytesIO()
-    c = canvas.Canvas(buf, pagesize=A4)
-    c.setFont("Helvetica", 9)
-    for x, y, s in header:
-        c.drawString(x, A4[1] - y, s)
-    for x, y, s, right in texts:
-        (c.drawRightString if right else c.drawString)(x, A4[1] - y, s)
-    c.showPage()
-    c.save()
-    return buf.getvalue()
-
-
-def _lines(reading) -> list[tuple]:
-    return [(x.code, x.description, x.quantity, x.unit_price, x.amount) for x in reading.lines]
-
-
-def _failed(reading) -> list[str]:
-    return [c.name for c in reading.checks if not c.passed]
+    return text_pdf(texts, header)
 
 
 def _totals(y: float, net: str, rows=()) -> list[tuple[float, float, str, bool]]:
