@@ -22,7 +22,7 @@ Per layout family and form (PDF with a text layer / scan):
 - **s/invoice**: the service's wall-clock seconds per file, ``--workers`` files at a time.
 
 Documents that are not invoices (family ``none``) count as right when read as not an invoice. The held-aside families
-(``held`` and ``held-b`` to ``held-n``, each its own group) are summed only: their files'
+(``held`` and ``held-b`` to ``held-o``, each its own group) are summed only: their files'
 readings are never written out (``--out`` writes per-file readings of the developed families alone, for looking
 into), so they stay tests of layouts the reader was not tuned on; ``held-d`` was opened (looked into, and the reader
 changed for what it showed) once ``held-e`` stood in for it, and ``held-b`` and ``held-c`` the round after, on
@@ -30,8 +30,9 @@ changed for what it showed) once ``held-e`` stood in for it, and ``held-b`` and 
 seen*, the nearest to unseen layouts but no longer unseen; ``held-f`` was opened on 2026-12-06, and ``held-g`` and
 ``held-h`` the round after, ``held-i`` the round after that, once ``held-j`` stood in for it, ``held-j`` the
 round after, once ``held-k`` stood in for it, ``held-k`` the round after that, once ``held-l`` stood in for it,
-``held-l`` the round after, once ``held-m`` stood in for it, and ``held-m`` the round after, once ``held-n`` stood in
-for it, leaving ``held-n`` fresh (the README says what was seen of each).
+``held-l`` the round after, once ``held-m`` stood in for it, ``held-m`` the round after, once ``held-n`` stood in
+for it, and ``held-n`` the round after, once ``held-o`` stood in for it, leaving ``held-o`` fresh (the README says
+what was seen of each).
 """
 
 from __future__ import annotations
@@ -57,10 +58,10 @@ GROUPS = {"dev-a": "developed", "dev-b": "developed", "dev-c": "developed", "dev
           "held-d": "held aside (d), opened", "held-e": "held aside (e), counts seen",
           "held-f": "held aside (f), opened", "held-g": "held aside (g), opened", "held-h": "held aside (h), opened",
           "held-i": "held aside (i), opened", "held-j": "held aside (j), opened", "held-k": "held aside (k), opened",
-          "held-l": "held aside (l), opened", "held-m": "held aside (m), opened", "held-n": "held aside (n), fresh",
-          "none": "not invoices"}
-HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g",
-        "held-h", "held-i", "held-j", "held-k", "held-l", "held-m", "held-n")  # their readings are never written out
+          "held-l": "held aside (l), opened", "held-m": "held aside (m), opened", "held-n": "held aside (n), opened",
+          "held-o": "held aside (o), fresh", "none": "not invoices"}
+HELD = ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h",
+        "held-i", "held-j", "held-k", "held-l", "held-m", "held-n", "held-o")  # their readings are never written out
 
 
 def _line(line: dict) -> tuple:

@@ -17,14 +17,16 @@ and ``held-l``, a twelfth (e-invoice visualisations and point-of-sale till invoi
 and the others, in :mod:`evaluation.invoice_held_l`, and ``held-m``, a thirteenth (web shops' order invoices and
 invoices typed into a word processor), written apart from the reader and the others, in
 :mod:`evaluation.invoice_held_m`, and ``held-n``, a fourteenth (the invoicing programs of Spain, Italy, Portugal
-and Poland), written apart from the reader and the others, in :mod:`evaluation.invoice_held_n`; all import
-:mod:`evaluation.invoice_layouts`.
+and Poland), written apart from the reader and the others, in :mod:`evaluation.invoice_held_n`, and ``held-o``, a
+fifteenth (India's GST tax invoices, Australia's and New Zealand's tax invoices, and US and Canadian wholesale
+distributors' invoices), written apart from the reader and the others, in :mod:`evaluation.invoice_held_o`; all
+import :mod:`evaluation.invoice_layouts`.
 This module sits above them, so the layouts module needs no import of any held-aside one. No held-aside family is
 to be looked at while developing the invoice reader (see :mod:`evaluation.invoice_layouts`).
 
->>> FAMILIES[-14:]  # doctest: +NORMALIZE_WHITESPACE
+>>> FAMILIES[-15:]  # doctest: +NORMALIZE_WHITESPACE
 ('held', 'held-b', 'held-c', 'held-d', 'held-e', 'held-f', 'held-g', 'held-h', 'held-i', 'held-j', 'held-k', 'held-l',
- 'held-m', 'held-n')
+ 'held-m', 'held-n', 'held-o')
 >>> layout(7, "dev-a") == invoice_layouts.layout(7, "dev-a"), DEV_FAMILIES[-1]
 (True, 'dev-f')
 """
@@ -46,13 +48,14 @@ from evaluation.invoice_held_k import held_k_layout, held_k_vocabulary
 from evaluation.invoice_held_l import held_l_layout, held_l_vocabulary
 from evaluation.invoice_held_m import held_m_layout, held_m_vocabulary
 from evaluation.invoice_held_n import held_n_layout, held_n_vocabulary
+from evaluation.invoice_held_o import held_o_layout, held_o_vocabulary
 from evaluation.invoice_layouts import Layout
 
 __all__ = ["DEV_FAMILIES", "FAMILIES", "layout", "vocabulary"]
 
 DEV_FAMILIES = (*invoice_layouts.DEV_FAMILIES, "dev-f")
 FAMILIES = (*DEV_FAMILIES, "held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h",
-            "held-i", "held-j", "held-k", "held-l", "held-m", "held-n")
+            "held-i", "held-j", "held-k", "held-l", "held-m", "held-n", "held-o")
 
 
 _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, held_b_vocabulary),
@@ -61,7 +64,8 @@ _OWN = {"dev-f": (dev_f_layout, dev_f_vocabulary), "held-b": (held_b_layout, hel
         "held-g": (held_g_layout, held_g_vocabulary), "held-h": (held_h_layout, held_h_vocabulary),
         "held-i": (held_i_layout, held_i_vocabulary), "held-j": (held_j_layout, held_j_vocabulary),
         "held-k": (held_k_layout, held_k_vocabulary), "held-l": (held_l_layout, held_l_vocabulary),
-        "held-m": (held_m_layout, held_m_vocabulary), "held-n": (held_n_layout, held_n_vocabulary)}
+        "held-m": (held_m_layout, held_m_vocabulary), "held-n": (held_n_layout, held_n_vocabulary),
+        "held-o": (held_o_layout, held_o_vocabulary)}
 """The families written in modules of their own: each one's layout and vocabulary functions."""
 
 

@@ -35,6 +35,7 @@ from evaluation import invoice_held_k_draw as held_k_draw
 from evaluation import invoice_held_l_draw as held_l_draw
 from evaluation import invoice_held_m_draw as held_m_draw
 from evaluation import invoice_held_n_draw as held_n_draw
+from evaluation import invoice_held_o_draw as held_o_draw
 from evaluation.invoice_layouts import FONTS, PAGES, Layout
 from evaluation.invoice_records import Invoice
 from evaluation.invoice_styles import (Pen, Row, boxed_header, boxed_totals, classic_header, classic_totals, fill_pages,
@@ -61,7 +62,8 @@ OWN_PAGES = {"erp": (dev_f_draw.paginate, dev_f_draw.render_pdf),
              "held-k": (held_k_draw.paginate, held_k_draw.render_pdf),
              "held-l": (held_l_draw.paginate, held_l_draw.render_pdf),
              "held-m": (held_m_draw.paginate, held_m_draw.render_pdf),
-             "held-n": (held_n_draw.paginate, held_n_draw.render_pdf)}
+             "held-n": (held_n_draw.paginate, held_n_draw.render_pdf),
+             "held-o": (held_o_draw.paginate, held_o_draw.render_pdf)}
 
 
 def _scratch(lay: Layout) -> Pen:

@@ -4,7 +4,7 @@ family (:mod:`evaluation.invoice_families`), as PDFs with a text layer and as sc
     python -m evaluation.invoice_set --out DIR [--per-family 50]
                                      [--families dev-a dev-b dev-c dev-d dev-e dev-f held held-b held-c
                                                  held-d held-e held-f held-g held-h held-i held-j held-k
-                                                 held-l held-m held-n]
+                                                 held-l held-m held-n held-o]
                                      [--forms pdf scan] [--seed 0] [--non-invoices 20] [--records PATH]
     python -m evaluation.invoice_set --samples --out data/invoices
 
@@ -12,7 +12,7 @@ The first writes ``DIR/<family>/<id>.pdf`` and ``DIR/truth.jsonl``: one JSON lin
 ``InvoiceReading(...).to_dict()`` (the fields, the lines with their pages, the page count) with its ``id``,
 ``family``, ``form``, ``file`` and the ``layout`` summary. Documents that are not invoices (family ``none``)
 carry ``is_invoice`` false and their ``kind``. The held-aside families go to ``DIR/held/``, ``DIR/held-b/``,
-``DIR/held-c/`` ... ``DIR/held-m/``, ``DIR/held-n/``: leave them unopened while developing the reader (see
+``DIR/held-c/`` ... ``DIR/held-n/``, ``DIR/held-o/``: leave them unopened while developing the reader (see
 :mod:`evaluation.invoice_layouts`). ``--samples`` writes the few files the UI shows, each with its
 ``<name>.truth.json``, from the committed records sample, so it needs no ``../shared``.
 

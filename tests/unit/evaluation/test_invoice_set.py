@@ -31,6 +31,11 @@ from evaluation.invoice_set import assign, build_set, kind, main
 
 INVOICES = {inv.number: inv for inv in load_invoices(SAMPLE)}
 SEEDS = range(6)
+# held-o's rates: India's GST (18 % as 9 % + 9 % or IGST, 12 %, 5 %), Australia's 10 %, New Zealand's 15 %, the US
+# sales taxes of Illinois (Chicago), Texas, New York City, Los Angeles and Massachusetts, Canada's 5 %, 13 %, 12 %
+# (GST + PST) and 14.975 % (GST + QST).
+HELD_O_RATES = {Decimal(r) for r in ("0.18", "0.12", "0.05", "0.10", "0.15", "0.1025", "0.0825", "0.08875",
+                                     "0.095", "0.0625", "0.13", "0.14975")}
 
 
 def texts(pdf: bytes) -> list[str]:
@@ -52,9 +57,10 @@ def test_doctests():
 
 def test_every_family_is_in_invoice_families_and_an_unknown_one_is_refused():
     assert set(FAMILIES) == {*evaluation.invoice_layouts.FAMILIES, "dev-f", "held-b", "held-c", "held-d", "held-e",
-                             "held-f", "held-g", "held-h", "held-i", "held-j", "held-k", "held-l", "held-m", "held-n"}
-    assert FAMILIES[-14:] == ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h", "held-i",
-                              "held-j", "held-k", "held-l", "held-m", "held-n")
+                             "held-f", "held-g", "held-h", "held-i", "held-j", "held-k", "held-l", "held-m", "held-n",
+                             "held-o"}
+    assert FAMILIES[-15:] == ("held", "held-b", "held-c", "held-d", "held-e", "held-f", "held-g", "held-h", "held-i",
+                              "held-j", "held-k", "held-l", "held-m", "held-n", "held-o")
     assert set(DEV_FAMILIES) | {"held"} <= set(FAMILIES)
     for family in evaluation.invoice_layouts.FAMILIES:
         assert layout(3, family) == evaluation.invoice_layouts.layout(3, family)
@@ -108,11 +114,13 @@ def test_amounts_are_quantity_times_unit_price_and_the_totals_add_up(family):
                 family == "held-l" and lay.tax_rate == Decimal("0.25")) or (  # Norway's MVA and Swedish moms
                 family == "held-m" and lay.tax_rate == Decimal("0.05")) or (  # Canada's GST alone
                 family == "held-n" and lay.tax_rate in (Decimal("0.21"), Decimal("0.22"),  # Spain's IVA, Italy's,
-                                                        Decimal("0.23")))  # Portugal's IVA and Poland's VAT
+                                                        Decimal("0.23"))) or (  # Portugal's IVA and Poland's VAT
+                family == "held-o" and lay.tax_rate in HELD_O_RATES)  # GST and sales taxes outside Europe
             assert fields.tax == (fields.subtotal * lay.tax_rate).quantize(Decimal("0.01"), ROUND_HALF_UP)
             assert fields.total == fields.subtotal + fields.tax
         assert fields.currency in ("GBP", "EUR", "USD") or (  # the developed layouts' currencies
             family == "held-n" and fields.currency == "PLN") or (  # Poland's złoty
+            family == "held-o" and fields.currency in ("INR", "AUD", "NZD", "CAD")) or (  # India's, ANZ's, Canada's
             family.startswith("held") and len(fields.currency) == 3 and fields.currency.isupper())  # or an ISO code
         assert fields.customer_id == inv.customer
 
