@@ -15,15 +15,16 @@ dates show (a due date of ``12/29/2010``), and is a doubt, day first, when it ne
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from core.invoices import Box, InvoiceFields
 from ingestion.invoices.currency import currency_mark
 from ingestion.invoices.leftovers import COUNTRIES, country_name, eliminate
-from ingestion.invoices.payments import PAYMENTS, included_tax, payment
+from ingestion.invoices.payments import included_tax, payment
 from ingestion.invoices.values import (CENTS, agreed_order, date_order, either_way, is_invoice_number, month_first,
                                       parse_date, parse_money, readings, shown_order)
-from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, Match, field_words, match_words,
-                                     norm, phrase_start)
+from ingestion.invoices.vocab import (CHARGE, IDS, LABELS, LABELS_ABOVE_ITEMS, OTHER, TITLE, Match, abroad,
+                                     field_words, match_words, norm, phrase_start)
 from ingestion.invoices.words import Word, row_key, span
 
 __all__ = ["COUNTRIES", "read_header"]
@@ -37,17 +38,28 @@ _SAY_UNREAD = ("customer_id", "country")
 
 
 def _right(row: list[Word], end: int, stop: int) -> list[Word]:
+    """The words after a label (its last word ``row[end - 1]``) up to ``stop`` or a wide gap, leaders skipped, and
+    words of another line that OCR's overlapping boxes chained into the row (their middle half a height off the
+    label's: "15838" and "PO-96848" under "Customer No." and "P.O. Number")."""
     out: list[Word] = []
-    last = row[end - 1]
+    last = label = row[end - 1]
     for w in row[end:stop]:
         if _LEADER.match(w.text):
             last = w
+            continue
+        if abs(w.y0 + w.y1 - label.y0 - label.y1) > max(w.height, label.height):
             continue
         if w.x0 - last.x1 > max(300.0, 30 * w.height):
             break
         out.append(w)
         last = w
     return out
+
+
+def _chained(row: list[Word], label: Word, x0: float, limit: float) -> list[Word]:
+    """The words OCR's overlapping boxes chained into a label's row from the line under it, standing under the
+    label (from ``x0`` on, left of ``limit``): its value below (``15838`` under ``Customer No.``)."""
+    return [w for w in row if w.x1 > x0 and w.x0 < limit and 0.5 * label.height < w.cy - label.cy < 1.6 * label.height]
 
 
 def _label_start(row: list[Word], end: int, stop: int) -> int:
@@ -136,6 +148,26 @@ def _value(field: str, words: list[Word]):
     return None
 
 
+def _rated_tax(words: list[Word]) -> tuple[tuple[Decimal, str | None], list[Word]] | None:
+    """The tax of a VAT breakdown's row after its label (``VAT 22,00% € 127,08 € 27,96``): of the amounts after the
+    rate, the one that is the rate of another (the other being the taxable amount), or ``None``.
+
+    >>> [w.text for w in _rated_tax([Word(t, 0, 0, 9, 9, 1) for t in ("22,00%", "€", "127,08", "€", "27,96")])[1]]
+    ['27,96']
+    """
+    rate = next((parse_money(w.text.strip("()%:").strip()) for w in words if "%" in w.text and
+                 parse_money(w.text.strip("()%:").strip())), None)
+    if rate is None:
+        return None
+    amounts = [(m, w) for w in words if "%" not in w.text and CENTS.search(w.text) and (m := parse_money(w.text))]
+    for money, w in amounts:
+        if any(abs(base[0] * rate[0] / 100 - money[0]) <= Decimal("0.01") and base[0] != money[0]
+               for base, _ in amounts):
+            currency = money[1] or next((currency_mark(v.text) for v in words if currency_mark(v.text)), None)
+            return (money[0], currency), [w]
+    return None
+
+
 def _past_rate(words: list[Word]) -> list[Word]:
     """The words of a money value, past a rate printed in its label ("VAT 23 %: 51.91", "MwSt. 19 % / VAT 19 %
     4.22"): a number with a per cent sign is a rate, never the amount, which follows it or else precedes it. An
@@ -218,6 +250,8 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
         if after_items and any(m.role == OTHER for m in matches):  # bank details: "Sort code ... Account no. ..."
             matches = [m for m in matches if m.role in _MONEY_FIELDS or m.role == OTHER]
         for k, m in enumerate(matches):
+            if m.role == TITLE:
+                continue  # "TAX INVOICE" over "Invoice No.: 536804": the number is no tax
             stop = _label_start(row, m.end, matches[k + 1].start) if k + 1 < len(matches) else len(row)
             if m.role == "country" and stop == m.end < len(row) and k + 1 < len(matches) and \
                     matches[k + 1].role == m.role and matches[k + 1].start > m.end and \
@@ -227,7 +261,6 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             limit = row[stop].x0 if stop < len(row) else row[m.end - 1].x1 + 200
             if m.role == OTHER:
                 claimed += _claim(rows, r, m, stop, limit)
-                paid = paid or (after_items and bool({norm(w.text) for w in row[m.start:m.end]} & PAYMENTS))
                 continue
             if paid and m.role == "total" and "total" in found:  # "Balance: 0.00" after "Payment received": what
                 claimed += _claim(rows, r, m, stop, limit)       # is left to pay, not the invoice's total
@@ -238,12 +271,13 @@ def read_header(rows: list[list[Word]], skip: set[tuple[int, float]]) -> tuple[
             if m.role == "customer_id" and len(after) > 1 and norm(after[0].text).strip(":") in IDS and \
                     after[0].x0 - row[m.end - 1].x1 < row[m.end - 1].height:
                 after = after[1:]  # "Buyer's Account No. 15525": the label's last word, not the number
-            got = _value(m.role, after) if after else None
+            got = (m.role == "tax" and _rated_tax(row[m.start:m.end] + after) or _value(m.role, after)) if after \
+                else None  # "VAT 22,00% € 127,08 € 27,96": the rate's share of the other amount is the tax
             if got is None or (m.role == "country" and got[0].lower() not in COUNTRIES):
                 first = row[phrase_start(row, matches[k - 1].end if k else 0, m.start)]
                 if after and after[0].x0 - row[m.end - 1].x1 > row[m.end - 1].height:
                     limit = min(limit, after[0].x0)  # the next column's label, one the vocabulary does not know
-                under = _below(rows, r, first, limit - 2)
+                under = _chained(row, row[m.end - 1], first.x0, limit - 2) or _below(rows, r, first, limit - 2)
                 below = None if match_words(under, LABELS) else _value(m.role, under)  # a label's row: no value
                 if got is None or (below and below[0].lower() in COUNTRIES):
                     got = below  # a name that is no country beside the label, and a country under it
@@ -323,6 +357,7 @@ def _shared(found: dict[str, tuple[object, list[Word]]], far: dict[str, Box | No
 def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None) -> list[tuple[str, str]]:
     """The invoice date read month first (or year first) when the document states that order (``MM/DD/YYYY``) or
     its other dates show it (a due date of ``12/29/2010``; a return-by date within a year of it in one order only),
+    day first when its labels are in another language than English (only American English puts the month first),
     and a doubt when it is printed in numbers that read as two dates (``01/12/2010``) and nothing tells which."""
     if fields.invoice_date is None or box is None:
         return []
@@ -332,7 +367,8 @@ def _day_or_month(rows: list[list[Word]], fields: InvoiceFields, box: Box | None
         return []
     texts = [w.text for row in rows for w in row]  # a due date of 12/29/2010: month first; 10-12-16 by 10-12-02:
     order = next(filter(None, map(date_order, texts)), None) or agreed_order(printed, texts) or \
-        shown_order(printed, texts)  # year first, two weeks apart (not 14 years)
+        shown_order(printed, texts) or ("day" if abroad(rows) else None)  # year first, two weeks apart (not 14
+    #                          years); an invoice labelled in another language than English puts the day first
     if order in ("month", "year"):
         fields.invoice_date = readings(printed)[order]
     if order:

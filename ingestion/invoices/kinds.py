@@ -124,14 +124,20 @@ def whole(rows: list[list[str]], k: int) -> bool:
 
 def products(rows: list[list[str]], q: int, price: int, amount: int, priced: bool = False) -> int:
     """On how many rows quantity x price equals amount, to the cent (``priced``: counting only rows whose price is
-    not 0.00, where any number would do)."""
+    not 0.00, where any number would do); a price or quantity with three decimals (``2.950`` each, ``6,000`` units)
+    read either way.
+
+    >>> products([["6,000", "1,85", "11,10"], ["24,000", "0,42", "10,08"]], 0, 1, 2)
+    2
+    """
     hits = 0
     for r in rows:
         if max(q, price, amount) >= len(r):
             continue
         qty, p, a = parse_quantity(r[q]), parse_money(r[price]), parse_money(r[amount])
-        other = three_decimals(r[price])  # 2.950 each, as the table reads it
-        if qty is not None and p and a and any(abs(qty * v - a[0]) <= 0.005 for v in (p[0], other) if v is not None) \
+        prices = (p[0], three_decimals(r[price])) if p else ()  # 2.950 each, as the table reads it
+        counts = (qty, three_decimals(r[q]))
+        if a and any(abs(n * v - a[0]) <= 0.005 for v in prices for n in counts if v is not None and n is not None) \
                 and not (priced and p[0] == 0):
             hits += 1
     return hits

@@ -38,7 +38,34 @@ def _country_names() -> dict[str, str]:
              "Scotland", "England", "Wales", "Northern Ireland"}
     for c in pycountry.countries:
         names |= {getattr(c, k) for k in ("name", "common_name", "official_name") if hasattr(c, k)}
-    return {n.lower(): n for n in names}
+    return {n.lower(): n for n in names} | _names_abroad()
+
+
+_LANGUAGES = ("de", "nl", "fr", "es", "pt", "it", "pl", "sv", "nb", "da")
+_ENGLISH_WORDS = {"island", "norfolk", "man", "granada", "salvador", "maurice", "dominique", "grenade", "indie",
+                  "reunion", "chili", "guiana", "hellas"}  # a country's name abroad that an English address prints
+
+
+def _names_abroad() -> dict[str, str]:
+    """The countries' names in the languages invoices are read in (pycountry's translations: ``Reino Unido``,
+    ``Vereinigtes Königreich``, ``Wielka Brytania``), less those an English address may print as a place or word
+    (``Island``, Iceland in German and Swedish, is Canvey Island's; ``Norfolk``)."""
+    import gettext
+
+    import pycountry
+
+    out: dict[str, str] = {}
+    for language in _LANGUAGES:
+        try:
+            say = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language]).gettext
+        except OSError:  # a pycountry without that language's names
+            continue
+        for c in pycountry.countries:
+            for key in ("name", "common_name"):
+                name = say(getattr(c, key)) if hasattr(c, key) else ""
+                if name and name.lower() not in _ENGLISH_WORDS:
+                    out.setdefault(name.lower(), name)
+    return out
 
 
 _NAMES = _country_names()
@@ -46,6 +73,8 @@ COUNTRIES = set(_NAMES)
 """Lower-case country names a country field may hold.
 
 >>> {"united kingdom", "india", "eire", "usa", "côte d'ivoire"} <= COUNTRIES, "of import" in COUNTRIES
+(True, False)
+>>> {"reino unido", "vereinigtes königreich", "wielka brytania", "españa"} <= COUNTRIES, "norfolk" in COUNTRIES
 (True, False)
 """
 

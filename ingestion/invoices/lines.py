@@ -86,11 +86,9 @@ def add_line(table: Table, cells: dict[str, list[Word]], pending: list[Word], pa
         values[key] = money[0] if money else None
         if money and money[1]:
             table.currencies.append(money[1])
-    price = three_decimals(texts(cells.get("unit_price", [])))
-    if price is not None and values["quantity"] is not None and values["amount"] is not None and \
-            values["quantity"] * values["unit_price"] != values["amount"] and \
-            (values["quantity"] * price).quantize(Decimal("0.01"), ROUND_HALF_UP) == values["amount"]:
-        values["unit_price"] = price  # 1.650 each: three decimals, as quantity x price = amount says
+    values["quantity"], values["unit_price"] = _decimals(values["quantity"], values["unit_price"], values["amount"],
+                                                         texts(cells.get("quantity", [])),
+                                                         texts(cells.get("unit_price", [])))
     table.lines.append(InvoiceLine(values["code"], values["description"], values["quantity"], values["unit_price"],
                                    values["amount"], page))
     if labelled and len(rest := take_code(table, description)) < len(description):
@@ -103,3 +101,23 @@ def add_line(table: Table, cells: dict[str, list[Word]], pending: list[Word], pa
         box = span(words)
         if box is not None:
             table.boxes[f"lines[{n}].{key}"] = box
+
+
+def _decimals(quantity: Decimal | None, price: Decimal | None, amount: Decimal | None, quantity_text: str,
+              price_text: str) -> tuple[Decimal | None, Decimal | None]:
+    """The quantity and unit price read with three decimals where the line's arithmetic says so and not as read:
+    ``1.650`` each (a price to the tenth of a cent), ``6,000`` units (a quantity printed to three decimals with a
+    decimal comma), read 1650 and 6000 as a thousands separator would have them.
+
+    >>> _decimals(Decimal(6000), Decimal(1850), Decimal("11.10"), "6,000", "1,850")
+    (Decimal('6'), Decimal('1.850'))
+    >>> _decimals(Decimal(6000), Decimal("1.85"), Decimal("11100.00"), "6,000", "1,85")
+    (Decimal('6000'), Decimal('1.85'))
+    """
+    if quantity is None or price is None or amount is None or quantity * price == amount:
+        return quantity, price
+    for q, p in ((quantity, three_decimals(price_text)), (three_decimals(quantity_text), price),
+                 (three_decimals(quantity_text), three_decimals(price_text))):
+        if q is not None and p is not None and (q * p).quantize(Decimal("0.01"), ROUND_HALF_UP) == amount:
+            return (q.to_integral_value() if q == q.to_integral_value() else q), p
+    return quantity, price

@@ -13,7 +13,8 @@ from ingestion.invoices.words import Word, row_key
 
 __all__ = ["PAYMENTS", "included_tax", "payment"]
 
-PAYMENTS = {"paid", "payment", "payments", "received", "refunded", "payé", "bezahlt", "betaald", "réglé"}
+PAYMENTS = {"paid", "payment", "payments", "received", "refunded", "payé", "bezahlt", "betaald", "réglé", "pagado",
+            "pagato", "pago", "pagos", "wpłacono", "zapłacono"}
 """Words of a label naming a payment made (``Amount paid``, ``Paid by customer``, ``Total paid``, ``Montant payé``)."""
 _NOT_PAID = {"for", "until", "no", "before", "on", "awaiting", "pending", "upon"}  # "Amount due for payment"
 _INCLUDES = {"includes", "including", "incl", "inc", "inkl", "inklusive", "dont", "enthält", "inclusief"}

@@ -32,7 +32,7 @@ from ingestion.invoices.heading import RULE, Heading, find_heading, item_row
 from ingestion.invoices.kinds import counts_lines, wording
 from ingestion.invoices.lines import DIGIT_LIKE, Table, add_line, extend_line, take_code
 from ingestion.invoices.lines import texts as _texts
-from ingestion.invoices.values import CENTS, parse_money, parse_quantity
+from ingestion.invoices.values import CENTS, parse_date, parse_money, parse_quantity
 from ingestion.invoices.vocab import LABELS, OTHER, match_words, phrase_start
 from ingestion.invoices.words import Word, row_key, row_number, span, split_at
 
@@ -113,7 +113,7 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
             #                                        (with no line under it, the subtotal of a heading repeated alone)
             start += 1
         body = _body(rows, start)
-        measured = _priced(body) if two_row else _items_part(body)
+        measured = _priced(body) if two_row else _items_part(body, columns)
         columns = split_unknown(columns, measured)
         edges = boundaries(columns, measured or body)
         texts = [[_texts(c) for c in _split(r, edges, len(columns))] for r in measured]
@@ -132,6 +132,12 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                     col.role = "description"
                     break
             codes = [c for c in columns if c.role == "code"]
+        coded = [t for t in texts if all(t[columns.index(c)] for c in codes)]  # not a VAT summary's row
+        counting = [c for c in codes if counts_lines(coded, columns.index(c), len(table.lines) + 1)]
+        if len(codes) > 1 and 0 < len(counting) < len(codes):  # "Item" over 1, 2, 3 beside "Item code": positions
+            for col in counting:
+                col.role = "line_no"
+            codes = [c for c in codes if c not in counting]
         for col in codes[1:]:  # "Item code" and "HSN code": the first is taken, and which is the products' said
             col.role = None
         if len(codes) > 1:
@@ -180,6 +186,8 @@ def read_table(pages: list[list[list[Word]]]) -> Table:
                         and not below:
                     continue  # further below than the lines are apart: a heading of what follows, no wrap
                 text = row if two_row else cells.get("description", []) + cells.get("code", [])
+                if not table.lines and not pending and not two_row and not below and _dated(row):
+                    continue  # "Según albarán 5238 del 29-11-2010" over the first line: a reference, no description
                 if two_row or below or not table.lines or table.lines[-1].page != row[0].page and not pending:
                     pending += sorted(text, key=lambda w: w.x0)  # one row: left to right, whatever each box's top
                 else:
@@ -301,22 +309,28 @@ def _sentence(row: list[Word], edges: list[float], columns: list[Column]) -> boo
 
 def _spacing(body: list[list[Word]], items: list[list[Word]]) -> float | None:
     """How far below the row above a wrapped description may start: twice the usual gap between two item rows one
-    after the other, and at least half a height more; without two such pairs, a height (``None`` without items). A
-    wrap follows its line as closely as lines follow each other or closer; a row further down ("Document totals")
-    begins something else."""
+    after the other, and at least half a height more; without two such pairs, a height, or half one read by OCR,
+    whose boxes are taller than the letters (``None`` without items). A wrap follows its line as closely as lines
+    follow each other or closer; a row further down ("Document totals") begins something else."""
     ids = {id(r) for r in items}
     gaps = sorted(span(b).y0 - span(a).y1 for a, b in zip(body, body[1:]) if id(a) in ids and id(b) in ids)
     if len(gaps) < 2:
-        return max((w.height for r in items for w in r), default=None)
+        return max((w.height * (0.5 if w.ocr else 1.0) for r in items for w in r), default=None)
     usual = max(gaps[len(gaps) // 2], 0.0)
     return max(2 * usual, usual + 0.5 * max(w.height for r in items for w in r))
 
 
-def _items_part(body: list[list[Word]]) -> list[list[Word]]:
+def _items_part(body: list[list[Word]], columns: list[Column]) -> list[list[Word]]:
     """The rows up to the last with two amounts: those after it may be totals whose label is not known, which
     must not fill the strips between columns; and before a gap more than twice as tall as the usual gap between
-    two item rows (and than 0.6 of a row's height): below it a VAT breakdown's rows of two amounts are no items."""
+    two item rows (and than 0.6 of a row's height), or a row of words with no digit under two of the number
+    columns' headings: below either a VAT breakdown's rows of two amounts are no items."""
     items = [k for k, r in enumerate(body) if item_row(r)]
+    numbers = [c for c in columns if c.role in ("quantity", "unit_price", "amount")]
+    heads = next((k for k, r in enumerate(body) if items and k > items[0] and not any(
+        ch.isdigit() for w in r for ch in w.text) and sum(any(c.x0 - 2 <= w.cx <= c.x1 + 2 for w in r)
+                                                            for c in numbers) >= 2), None)
+    items = [k for k in items if heads is None or k < heads] or items
     last = items[-1] if items else len(body) - 1
     gaps = sorted(span(body[k]).y0 - span(body[k - 1]).y1 for k in items if k - 1 in items)
     if len(gaps) >= 2:
@@ -404,13 +418,27 @@ def _split(row: list[Word], edges: list[float], n: int) -> list[list[Word]]:
 
 def _numbered_codes(columns: list[Column], texts: list[list[str]], first: int) -> bool:
     """Whether the code column's cells each begin with the line's position, a heading over both (``Item no.`` over
-    ``1  22556``): every cell holds more than one word and their first words count the lines from ``first``.
+    ``1  22556``): the cells of more than one word, all of them or all but one and two at least, begin with their
+    line's position counting from ``first`` (OCR may drop a position: ``21733``, ``2 22113``, ``3 22804``).
 
     >>> code = [Column("code", 0, 40, [])]
     >>> _numbered_codes(code, [["1 22556"], ["2 21984"]], 1), _numbered_codes(code, [["BANK CHARGES"]], 1)
     (True, False)
+    >>> _numbered_codes(code, [["21733"], ["2 22113"], ["3 22804"]], 1), _numbered_codes(code, [["21733"], ["2 X"]], 1)
+    (True, False)
     """
     k = next((k for k, c in enumerate(columns) if c.role == "code"), None)
     cells = [r[k] for r in texts if k is not None and k < len(r) and r[k]]
-    return bool(cells) and all(len(c.split()) > 1 for c in cells) and \
-        counts_lines([[c.split()[0]] for c in cells], 0, first)
+    words = [(n, c.split()) for n, c in enumerate(cells) if len(c.split()) > 1]
+    return len(words) == len(cells) and counts_lines([[c.split()[0]] for c in cells], 0, first) or \
+        len(words) >= max(2, len(cells) - 1) and all(counts_lines([[w[0]]], 0, first + n) for n, w in words)
+
+
+def _dated(row: list[Word]) -> bool:
+    """Whether a row of words prints a date (``Delivery note No. 6222 of 29/11/10``): a reference, not an item.
+
+    >>> _dated([Word(t, 9 * k, 0, 9 * k + 8, 9, 1) for k, t in enumerate(("Albarán", "del", "29", "Nov", "2010"))])
+    True
+    """
+    texts = [w.text for w in row]
+    return any(parse_date(" ".join(texts[i:i + n])) for n in (1, 3) for i in range(len(texts) - n + 1))

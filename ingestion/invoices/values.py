@@ -28,12 +28,13 @@ __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
 _DOLLARS = {"US$": "USD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "SG$": "SGD", "C$": "CAD",
             "CA$": "CAD", "HK$": "HKD"}  # the dollars a country's sign prefixes ("A$1.25")
-CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", **_DOLLARS, **{code: code for code in _CODES}}
+_SIGNS = {"ZŁ": "PLN", "KČ": "CZK"}  # a currency's sign after the amount ("1 234,56 zł")
+CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", **_DOLLARS, **_SIGNS, **{code: code for code in _CODES}}
 """Currency marks (upper case) -> ISO 4217 code."""
 CURRENCY_NAMES = {"sterling": "GBP", "pounds": "GBP", "euro": "EUR", "euros": "EUR", "dollars": "USD",
                   "francs": "CHF", "yen": "JPY"}
 """Currency names a note may state the currency by (lower case) -> ISO 4217 code."""
-_MARK = rf"(?:{'|'.join(re.escape(d) for d in sorted(_DOLLARS, key=len, reverse=True))}|{'|'.join(_CODES)}|[£€$])"
+_MARK = rf"(?:{'|'.join(re.escape(d) for d in sorted(_DOLLARS, key=len, reverse=True))}|{'|'.join(_CODES)}|zł|kč|[£€$])"
 _NUMBER = r"\d[\d., ']*\d|\d"
 _MONEY = re.compile(
     rf"^(?P<open>\()?\s*(?P<s1>[-−–])?\s*(?P<m1>{_MARK})?\s*(?P<s2>[-−–])?\s*(?P<num>{_NUMBER})\s*"
@@ -113,8 +114,8 @@ def parse_money(text: str) -> tuple[Decimal, str | None] | None:
     ((Decimal('-27.50'), 'GBP'), (Decimal('19.05'), 'USD'), (Decimal('12.60'), None), None)
     >>> parse_money("£(27.50)"), parse_money("(EUR 27.50)"), parse_money("(1,67)£")
     ((Decimal('-27.50'), 'GBP'), (Decimal('-27.50'), 'EUR'), (Decimal('-1.67'), 'GBP'))
-    >>> parse_money("A$1.25"), parse_money("S$0.00")
-    ((Decimal('1.25'), 'AUD'), (Decimal('0.00'), 'SGD'))
+    >>> parse_money("A$1.25"), parse_money("S$0.00"), parse_money("1 234,56 zł")
+    ((Decimal('1.25'), 'AUD'), (Decimal('0.00'), 'SGD'), (Decimal('1234.56'), 'PLN'))
     """
     text = re.sub(rf"^({_MARK})\s*\(", r"(\1", text.strip(), flags=re.IGNORECASE)  # £(27.50) as (£27.50)
     text = re.sub(rf"\)\s*({_MARK})$", r" \1)", text, flags=re.IGNORECASE)  # (27.50)£ as (27.50 £)
@@ -226,6 +227,7 @@ def parse_date(text: str) -> dt.date | None:
     t = re.sub(r"^(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+", "", t)  # a weekday before the date
     t = re.sub(r"^(\d{1,2})\.\s+(?=[a-z])", r"\1 ", t)  # 1. December 2010
     t = re.sub(r"([a-z])\.?,\s+(\d{4})$", r"\1 \2", t)  # 1 December, 2010
+    t = re.sub(r"^(\d{1,2}) de ([^\W\d_]{3,}) de (\d{4})$", r"\1 \2 \3", t)  # 2 de diciembre de 2010
     try:
         if m := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", t):
             return dt.date(int(m[1]), int(m[2]), int(m[3]))

@@ -15,8 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["BEFORE", "CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "SUMS", "TAXES", "UNITS",
-           "WHICH_QUANTITY", "Match", "field_words", "keys_of", "match", "match_words", "norm", "phrase_start"]
+from ingestion.invoices.languages import HEADING_WORDINGS, LABEL_WORDINGS
+
+__all__ = ["ABROAD", "BEFORE", "CHARGE", "HEADINGS", "IDS", "LABELS", "LABELS_ABOVE_ITEMS", "OTHER", "SUMS", "TAXES",
+           "TITLE", "UNITS", "WHICH_QUANTITY", "Match", "abroad", "field_words", "keys_of", "match", "match_words",
+           "norm", "phrase_start"]
 
 
 def norm(word: str) -> str:
@@ -48,16 +51,17 @@ def field_words(name: str) -> str:
     return name.replace("_", " ").replace(" id", " ID")
 
 
-def _phrases(table: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:
-    return {tuple(norm(w) for w in phrase.split()): role for role, phrases in table.items() for phrase in phrases}
+def _phrases(*tables: dict[str, tuple[str, ...]]) -> dict[tuple[str, ...], str]:
+    return {tuple(norm(w) for w in phrase.split()): role for table in tables for role, phrases in table.items()
+            for phrase in phrases}
 
 
-LABELS = _phrases({
+_ENGLISH = {
     "invoice_number": ("Invoice No.", "Invoice #", "Inv. Number", "Document no.", "Invoice number", "Inv. No.",
                        "Invoice num", "Credit note no.", "Credit note #", "Credit note number", "Credit no.",
                        "Bill no.", "Bill number", "Invoice ID", "Document number", "Inv #", "No. of invoice",
                        "Our invoice no.", "Posted invoice no.", "Credit memo no.", "Credit memo number",
-                       "Invoice-No."),
+                       "Invoice-No.", "Receipt no.", "Trans no.", "Transaction no.", "Refund no."),
     "invoice_date": ("Date", "Invoice date", "Issued", "Date of invoice", "Issue date", "Date issued",
                      "Billing date", "Tax point", "Invoice dated", "Credit note date", "Document date", "Posting date",
                      "Tax date", "Invoice-Date", "Invoice issued", "Date invoiced"),
@@ -65,22 +69,26 @@ LABELS = _phrases({
                     "Customer number", "Account number", "Client", "Client no.", "Customer #", "Account #",
                     "Customer code", "Client number", "Customer account", "Debtor no.", "Sold-to customer no.",
                     "Bill-to customer no.", "Acct #", "Acct no.", "Acct number", "A/C no.", "A/C", "Sold-to party",
-                    "Loyalty no.", "Loyalty number", "Loyalty card no.", "Member no.", "Membership no."),
+                    "Loyalty no.", "Loyalty number", "Loyalty card no.", "Member no.", "Membership no.", "Cust acc"),
     "country": ("Ship to country", "Country", "Delivery country", "Country of delivery", "Destination country",
                 "Ship-to country", "Destination", "Country/Region", "Ship-to country/region",
                 "Shipping country", "Delivery country/region", "Country of destination", "Country of final destination",
                 "Final destination", "Country of ultimate destination", "Buyer country", "Buyer country code"),
-    "subtotal": ("Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total", "Total excl. VAT",
+    "subtotal": ("Taxable amount", "Total taxable amount", "Tax base", "Taxable base", "Net value total",
+                 "Total net value", "Subtotal", "Net total", "Goods", "Sub-total", "Total net", "Sub total",
+                 "Total excl. VAT",
                  "Total before tax", "Net amount", "Total excluding VAT", "Goods total", "Net value",
                  "Total net amount", "Nett goods", "Net goods", "Goods value", "Merchandise total", "Items subtotal",
                  "Order subtotal", "Item subtotal", "Merchandise", "Cart subtotal", "Basket subtotal",
-                 "Products subtotal"),
+                 "Products subtotal", "Subtotal ex VAT"),
     "tax": ("VAT", "Tax", "Sales tax", "GST", "VAT amount", "Tax amount", "Value added tax"),
     "currency": ("Currency", "Currency code"),
     "total": ("Total", "Amount due", "Balance due", "Total due", "Invoice total", "Grand total", "Total amount",
               "Amount payable", "Total payable", "Total incl. VAT", "Balance", "Total to pay", "Credit total",
               "Total credit", "Total amount due", "Balance owing", "Order total",
-              "Total charged", "Invoice amount"),
+              "Total charged", "Invoice amount", "To pay", "Amount to pay", "Correction amount", "Correction value",
+              "Total CIF value", "CIF value", "CIF total", "Total CIF", "Total FOB value", "FOB value", "FOB total",
+              "Total FOB", "Total CFR value", "CFR value"),  # an export invoice's total, named by its incoterm
     # Labels of values the reader does not return but must not take for one it does: a due date is a date, an
     # order or registration number is shaped like an invoice or customer number, a phone number is digits.
     "other": ("Due date", "Payment due", "Due", "Date due", "Order no.", "Order number", "Order ref.", "Order #",
@@ -94,81 +102,56 @@ LABELS = _phrases({
               "Remaining amount", "Country of origin", "Origin", "Country of origin of goods", "Origin of goods",
               "Shipping method", "Delivery method", "Net due date", "Ord #", "Ord no.", "Ord date", "Ord dt",
               "Order dt", "Due dt", "Net due", "Ship date", "Ship dt", "Run date", "Date ordered", "Order placed",
-              "Date placed", "Payment method",
+              "Date placed", "Payment method", "Payment deadline", "Expiry date",
+              "Remaining to pay", "Taxpayer No.", "Taxpayer number", "Taxpayer ID", "Tax No.", "Tax number",
+              "Fiscal code", "Tax code", "Tax reg. no.",
+              # a discount, and a page's running sum: none of the totals
+              "Discount", "Total discount", "Total discounts", "Prompt payment disc.", "Brought forward",
+              "Carried forward", "Continued on next page",
               # an export invoice's places (a port, an airport), not the country
               "Port of destination", "Port of discharge", "Port of loading", "Place of loading", "Place of delivery",
               "Port of export", "Airport of loading", "Airport of destination", "Place of receipt"),
+    # A document's title naming a tax ("TAX INVOICE"): no label of the tax, nor of the number beside or under it
+    "title": ("Tax invoice", "VAT invoice", "GST invoice", "Tax credit note", "VAT credit note", "Tax receipt"),
     # Charges beside the goods under the items, not the tax ("Delivery: 0.00" is no unlabelled tax); over the
     # items the same words head an address ("Delivery"), and are no label.
     "charge": ("Delivery", "Delivery charge", "Carriage", "Carriage net", "Postage", "Postage & packing",
                "Postage and packing", "Shipping", "Shipping & handling", "Freight", "P&P", "Handling",
                "Freight charges", "Carriage charges", "Insurance", "Insurance premium", "Insurance charges",
                "Packing", "Packing charges"),  # an export invoice's additions to the goods (CIF: insurance, freight)
-}) | _phrases({  # German and Dutch invoices' own labels
-    "invoice_number": ("Rechnungsnummer", "Rechnungsnr.", "Rechnung Nr.", "Rechnungs-Nr.", "Factuurnummer",
-                       "Factuurnr.", "Factuur nr."),
-    "invoice_date": ("Rechnungsdatum", "Datum", "Factuurdatum"),
-    "customer_id": ("Kundennummer", "Kunden-Nr.", "Kundennr.", "Kd.-Nr.", "Debiteurnummer", "Debiteurnr.",
-                    "Klantnummer", "Klantnr."),
-    "subtotal": ("Zwischensumme", "Nettobetrag", "Summe netto", "Warenwert", "Subtotaal", "Totaal excl. BTW"),
-    "tax": ("Mehrwertsteuer", "Umsatzsteuer"),  # MwSt., BTW: as TAXES composes them
-    "total": ("Gesamtbetrag", "Rechnungsbetrag", "Endbetrag", "Summe brutto", "Zu zahlen", "Te betalen", "Totaal",
-              "Totaal incl. BTW"),
-    "other": ("Fällig am", "Zahlungsziel", "Lieferdatum", "Bestellnummer", "USt-IdNr.", "Steuernummer",
-              "Uiterste betaaldatum", "Vervaldatum", "Betalingstermijn", "KvK", "Ordernummer"),
-    "charge": ("Fracht", "Versandkosten", "Porto", "Verpackung", "Vracht", "Verzendkosten"),
-}) | _phrases({  # French, Norwegian and Swedish invoices' own labels, and what a till prints beside its totals
-    "invoice_number": ("Facture n°", "N° facture", "N° de facture", "Numéro de facture", "Ticket n°", "Avoir n°",
-                       "N° avoir", "Fakturanr.", "Fakturanummer", "Kvitteringsnr.", "Kvittonr.", "Kreditnotanr.",
-                       "Kreditfakturanr.", "Beleg-Nr.", "Bon-Nr.", "Ticketnr.", "Receipt no.", "Trans no.",
-                       "Transaction no.", "Refund no.", "Credit no.", "Credit note no."),
-    "invoice_date": ("Date de facture", "Date facture", "Date d'émission", "Fakturadato", "Dato", "Fakturadatum",
-                     "Date de facturation"),
-    "customer_id": ("N° client", "Code client", "Numéro client", "Réf. client", "Kundenr.", "Kundenummer", "Kundnr.",
-                    "Kundnummer", "Cust acc", "Cust acc."),
-    "country": ("Pays", "Land", "Code pays", "Landkode", "Landskod", "Ländercode", "Landcode"),
-    "subtotal": ("Total HT", "Sous-total", "Sous-total HT", "Montant HT", "Total hors taxes", "Sum eks. mva",
-                 "Sum ekskl. mva", "Netto", "Netto exkl. moms", "Summa exkl. moms", "Summa netto", "Nettobelopp",
-                 "Zwischensumme netto", "Subtotaal excl. btw", "Subtotal ex VAT", "Montant total HT",
-                 "Gesamtsumme netto", "Totalbeløp eks. MVA"),
-    "tax": ("Montant TVA", "Total TVA", "Montant total de la TVA", "Montant de la TVA", "Summe Umsatzsteuer",
-            "Totaal BTW", "Sum MVA"),  # TVA, MVA, Moms alone: as TAXES composes them
-    "total": ("Total TTC", "Net à payer", "Net a payer", "Total à payer", "Montant TTC", "Totalt", "Å betale",
-              "Att betala",
-              "Summa att betala", "Summe", "Gesamt", "Zu zahlen", "Montant total TTC", "Montant à payer",
-              "Gesamtsumme brutto", "Fälliger Betrag", "Te betalen bedrag", "Totalbeløp inkl. MVA"),
-    "other": ("Date d'échéance", "Échéance", "N° TVA", "SIRET", "N° de commande", "Date de commande", "Commande du",
-              "Commande n°", "Montant payé", "Mode de paiement", "Moyen de paiement", "Forfallsdato", "Org.nr.",
-              "Förfallodatum", "Momsreg.nr.", "Bankgiro", "Plusgiro",
-              # a till's time, till and cashier, and the payment tendered and the change given back
-              "Time", "Till", "Cashier", "Operator", "Heure", "Caisse", "Caissier", "Uhrzeit", "Zeit", "Kasse",
-              "Kassierer", "Bediener", "Kassa", "Kassier", "Kassör", "Tid", "Kl.", "Cash", "Cash tendered",
-              "Tendered", "Change", "Change due", "Refund cash", "Espèces", "Rendu", "Monnaie rendue",
-              "Carte bancaire", "Gegeben", "Gegeben bar", "Rückgeld", "Contant", "Wisselgeld", "Kontant", "Veksel",
-              "Växel", "Tillbaka", "Bankkort"),
-})
+}
+LABELS = _phrases(_ENGLISH, *LABEL_WORDINGS)  # English wordings, and those of other languages
+#                                               (:mod:`ingestion.invoices.languages`)
+_FIELDS = {"invoice_number", "invoice_date", "customer_id", "subtotal", "tax", "total"}
+ABROAD = frozenset(k for k, role in _phrases(*LABEL_WORDINGS).items() if role in _FIELDS) - \
+    frozenset(_phrases(_ENGLISH))
+"""The labels of the invoice's own fields in another language than English (``Rechnungsdatum``, ``Nº factura``)."""
 OTHER = "other"
 """The role of :data:`LABELS` whose value is claimed and dropped (a due date, an order number)."""
+TITLE = "title"
+"""The role of :data:`LABELS` naming the document (``Tax invoice``): no label, its words claim no value."""
 CHARGE = "charge"
 """The role of :data:`LABELS` naming a charge under the items (delivery, postage): claimed and dropped there."""
 LABELS_ABOVE_ITEMS = {k: v for k, v in LABELS.items() if v != CHARGE} | {("acct",): "customer_id"}
 """:data:`LABELS` as the rows over the items are read: no charges (there "Delivery" heads an address), and ``Acct``
 alone the customer's account (under the items it is a bank account's)."""
-HEADINGS = _phrases({
+HEADINGS = _phrases({  # English wordings, and those of other languages
     "code": ("Item", "SKU", "Product code", "Code", "Stock code", "Item no.", "Item code", "Part no.", "Article no.",
              "Ref", "Reference", "Part number", "Item #", "Product no.", "Product #", "Product ID", "Product ref.",
              "Stock ref.", "Stock #", "Item ref.", "Part #", "Article #", "Catalogue no.", "Art. no.",
              "Item identifier", "Seller's item identifier", "Item seller's identifier"),
     "description": ("Description", "Product", "Item description", "Details", "Product description", "Article",
                     "Goods", "Designation", "Activity", "Item / Service", "Product / Service",
-                    "Product name", "Item name"),
+                    "Product name", "Item name", "Line description"),
     "quantity": ("Qty", "Pcs", "Units", "Quantity", "Qty.", "Qnty", "No. of units", "Count", "Hrs/Qty", "Qty/Hrs",
                  "Hours/Qty", "Qty/Hours", "Invoiced quantity"),
     "unit_price": ("Unit price", "Price", "Rate", "Price each", "Unit cost", "Each", "Unit", "Price/unit",
-                   "Unit rate", "U/Price", "Unit pr.", "Net unit price", "Net price", "Item net price"),
+                   "Unit rate", "U/Price", "Unit pr.", "Net unit price", "Net price", "Item net price",
+                   "Unit net price"),
     "amount": ("Amount", "Net", "Line total", "Net amount", "Total", "Value", "Ext. price", "Extended",
                "Line amount", "Sum", "Amt", "Line price", "Line value", "Line cost", "Row total", "Line net",
-               "Total price", "Extended price", "Item total", "Item subtotal", "Item amount", "Line net amount"),
+               "Total price", "Extended price", "Item total", "Item subtotal", "Item amount", "Line net amount",
+               "Net value"),
     # Columns of what an export invoice adds per line, read into no value: the customs tariff number (not the
     # product's code), the country of origin, the weight.
     "other": ("HS code", "HS", "HTS code", "HTS", "H.S. code", "HS tariff no.", "HS no.", "Tariff code", "Tariff no.",
@@ -177,25 +160,10 @@ HEADINGS = _phrases({
               # the unit of measure's code (C62, H87, XPP) beside the quantity, not the product's code
               "Unit code", "Unit of measure", "Unit of measure code", "UoM", "UoM code",
               # the line's position, counting the lines
-              "Pos", "Pos.", "Position", "Pos.-Nr."),
-}) | _phrases({  # German and Dutch invoices' own headings
-    "code": ("Artikelnummer", "Artikelnr.", "Art.-Nr.", "Art.nr.", "Artikelcode"),
-    "description": ("Artikel", "Bezeichnung", "Artikelbezeichnung", "Beschreibung", "Omschrijving"),
-    "quantity": ("Menge", "Anzahl", "Aantal"),
-    "unit_price": ("Einzelpreis", "Stückpreis", "Preis", "Prijs", "Prijs per stuk", "Eenheidsprijs"),
-    "amount": ("Betrag", "Gesamtpreis", "Gesamt", "Bedrag", "Regeltotaal", "Totaal"),
-}) | _phrases({  # French, Norwegian and Swedish headings
-    "code": ("Réf.", "Référence", "Code article", "Varenr.", "Varenummer", "Artikelnr", "Art.nr",
-             "Référence vendeur", "Référence article", "Artikelnummer verkoper"),
-    "description": ("Désignation", "Libellé", "Beskrivelse", "Varebeskrivelse", "Benämning", "Beskrivning",
-                    "Varenavn", "Artikelnamn", "Artikelname", "Artikelnaam", "Nom de l'article"),
-    "quantity": ("Qté", "Quantité", "Antall", "Ant.", "Antal", "Quantité facturée"),
-    "unit_price": ("Prix unitaire", "P.U.", "PU HT", "Prix unitaire HT", "Prix", "Enhetspris", "Pris", "À-pris",
-                   "A-pris", "Styckpris", "Nettopris", "Nettopreis", "Nettoprijs", "Prix net", "Prix unitaire net",
-                   "Netto prijs"),
-    "amount": ("Montant", "Montant HT", "Total HT", "Beløp", "Belopp", "Summa", "Nettobeløp", "Nettobelopp",
-               "Nettobetrag", "Nettobedrag", "Montant net", "Montant net de la ligne", "Regelbedrag"),
-})
+              "Pos", "Pos.", "Position", "Pos.-Nr.",
+              # the line's tax and its value with tax, beside its net amount, and a discount
+              "VAT amount", "VAT rate", "VAT code", "Tax rate", "Tax amount", "Gross amount", "Gross value", "Discount"),
+}) | _phrases(*HEADING_WORDINGS)
 UNITS = {"ea", "each", "pc", "pcs", "piece", "pieces", "pk", "pack", "packs", "pkt", "box", "boxes", "bx", "set", "sets",
          "pr", "pair", "pairs", "dz", "doz", "dozen", "kg", "g", "lb", "lbs", "oz", "m", "cm", "mm", "l", "ml", "hr", "hrs",
          "hour", "hours", "unit", "units", "roll", "rolls", "ctn", "carton", "cartons", "case", "cs", "bag", "bags",
@@ -257,11 +225,12 @@ def match(words: list[str], table: dict[tuple[str, ...], str], breaks: set[int] 
 TAXES = {"vat", "tax", "gst", "hst", "mwst", "iva", "btw", "taxes", "tva", "mva", "moms", "ust"}
 """Words naming a tax, in labels and headings (lower case, no full stop)."""
 BEFORE = {"excl", "excluding", "ex", "exc", "before", "without", "pre-tax", "w/o", "net", "nett", "ht", "eks", "ekskl",
-          "exkl", "netto"}
+          "exkl", "netto", "s/", "sin", "sem", "senza", "bez"}
 """Words leaving a tax out (``excl. VAT``, ``Net``)."""
-_WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w", "ttc", "inkl", "brutto"}
+_WITH = {"incl", "including", "inc", "with", "after", "plus", "gross", "w", "ttc", "inkl", "brutto", "c/", "con",
+         "com"}
 SUMS = {"total", "totals", "sum", "amount", "value", "subtotal", "sub-total", "totalt", "summa", "summe", "montant",
-        "belopp", "beløp"}
+        "belopp", "beløp", "importe", "totale", "importo", "valor", "suma", "soma", "kwota", "wartość"}
 """Words naming a sum (``Total``, ``Amount``)."""
 _FILLER = {"of", "the", "invoice", "document", "lines", "items", "goods", "&", "and", "%", "due", "grand"}
 _PAYABLE = {"payable", "due"}
@@ -341,7 +310,7 @@ def _party(keys: list[str], breaks: set[int], offset: int) -> tuple[str, int] | 
 
 _QUALIFIER = re.compile(r"[A-Za-z][A-Za-z.'\-]*|\(?%\)?")
 _PLAIN = {"of", "in", "per", "each", "incl", "excl", "ex", "inc", "no", "to", "the", "a", "and", "&"}
-WHICH_QUANTITY = {"ea", "inv", "ord", "desp", "ordered", "shipped", "shp", "shpd", "ship", "delivered", "supplied",
+WHICH_QUANTITY = {"ea", "ud", "uds", "un", "inv", "ord", "desp", "ordered", "shipped", "shp", "shpd", "ship", "delivered", "supplied",
                   "invoiced", "despatched", "dispatched", "billed"}
 """Words after a heading that keep what it names (``Qty Inv.``, ``Price Ea.``: which quantity, a price per unit);
 after a label they do not (``Date Shipped`` is no invoice date)."""
@@ -408,3 +377,17 @@ def phrase_start(row, end: int, start: int) -> int:
             not any(ch.isdigit() for ch in row[start - 1].text) and not row[start - 1].text.endswith(":"):
         start -= 1
     return start
+
+
+def abroad(rows) -> bool:
+    """Whether any of ``rows`` (rows of words with ``.text``) prints a label of :data:`ABROAD`: the invoice is in a
+    language other than English, whose numeric dates put the day first.
+
+    >>> from ingestion.invoices.words import Word
+    >>> abroad([[Word("Nº", 0, 0, 9, 9, 1), Word("factura:", 11, 0, 40, 9, 1)]])
+    True
+    >>> abroad([[Word("Date:", 0, 0, 9, 9, 1)]])
+    False
+    """
+    return any(tuple(norm(w.text) for w in row[m.start:m.end]) in ABROAD
+               for row in rows for m in match_words(row, LABELS))

@@ -67,21 +67,33 @@ def word_row(y: float, *texts: str, x: float = 50.0) -> list:
     return out
 
 
-def text_pdf(texts: list[tuple[float, float, str, bool]], header: list[tuple[float, float, str]]) -> bytes:
-    """A one-page PDF (ReportLab, Helvetica 9) of ``texts``: (x, y from the top, text, right-aligned), under
-    ``header`` (x, y, text)."""
+def text_pdf(texts: list[tuple[float, float, str, bool]], header: list[tuple[float, float, str]],
+             font: str | None = None, sideways: list[tuple[float, float, str]] = ()) -> bytes:
+    """A one-page PDF (ReportLab, Helvetica 9, or the TrueType ``font`` file for letters Helvetica lacks: ``ł``)
+    of ``texts``: (x, y from the top, text, right-aligned), under ``header`` (x, y, text), with ``sideways`` (x, y,
+    text) written up the page, turned a quarter."""
     import io
 
     from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
     from reportlab.pdfgen import canvas
 
     buf = io.BytesIO()
     c = canvas.Canvas(buf, pagesize=A4)
-    c.setFont("Helvetica", 9)
+    if font:
+        pdfmetrics.registerFont(TTFont("Given", font))
+    c.setFont("Given" if font else "Helvetica", 9)
     for x, y, s in header:
         c.drawString(x, A4[1] - y, s)
     for x, y, s, right in texts:
         (c.drawRightString if right else c.drawString)(x, A4[1] - y, s)
+    for x, y, s in sideways:
+        c.saveState()
+        c.translate(x, A4[1] - y)
+        c.rotate(90)
+        c.drawString(0, 0, s)
+        c.restoreState()
     c.showPage()
     c.save()
     return buf.getvalue()
