@@ -38,9 +38,9 @@ _SAY_UNREAD = ("customer_id", "country")
 
 
 def _right(row: list[Word], end: int, stop: int) -> list[Word]:
-    """The words after a label (its last word ``row[end - 1]``) up to ``stop`` or a wide gap, leaders skipped, and
-    words of another line that OCR's overlapping boxes chained into the row (their middle half a height off the
-    label's: "15838" and "PO-96848" under "Customer No." and "P.O. Number")."""
+    """The words after a label (its last word ``row[end - 1]``) up to ``stop`` or a wide gap, less dotted leaders
+    and the words of another line that OCR's overlapping boxes chained into the row (their middle half a height off
+    the label's: "15838" and "PO-96848" under "Customer No." and "P.O. Number")."""
     out: list[Word] = []
     last = label = row[end - 1]
     for w in row[end:stop]:
