@@ -155,8 +155,7 @@ def _rated_tax(words: list[Word]) -> tuple[tuple[Decimal, str | None], list[Word
     >>> [w.text for w in _rated_tax([Word(t, 0, 0, 9, 9, 1) for t in ("22,00%", "€", "127,08", "€", "27,96")])[1]]
     ['27,96']
     """
-    rate = next((parse_money(w.text.strip("()%:").strip()) for w in words if "%" in w.text and
-                 parse_money(w.text.strip("()%:").strip())), None)
+    rate = next(filter(None, (parse_money(w.text.strip("()%:").strip()) for w in words if "%" in w.text)), None)
     if rate is None:
         return None
     amounts = [(m, w) for w in words if "%" not in w.text and CENTS.search(w.text) and (m := parse_money(w.text))]

@@ -12,7 +12,8 @@ import re
 from collections import Counter
 
 from ingestion.invoices.cells import code_like
-from ingestion.invoices.values import CENTS, CURRENCIES, parse_int, parse_money, parse_quantity, three_decimals
+from ingestion.invoices.values import (CENTS, CURRENCIES, decimal_readings, parse_int, parse_money, parse_quantity,
+                                      three_decimals)
 from ingestion.invoices.vocab import UNITS, norm
 
 __all__ = ["cell_kind", "code_shaped", "column_kind", "counts_lines", "distinct", "has_digits", "named", "products",
@@ -135,10 +136,8 @@ def products(rows: list[list[str]], q: int, price: int, amount: int, priced: boo
         if max(q, price, amount) >= len(r):
             continue
         qty, p, a = parse_quantity(r[q]), parse_money(r[price]), parse_money(r[amount])
-        prices = (p[0], three_decimals(r[price])) if p else ()  # 2.950 each, as the table reads it
-        counts = (qty, three_decimals(r[q]))
-        if a and any(abs(n * v - a[0]) <= 0.005 for v in prices for n in counts if v is not None and n is not None) \
-                and not (priced and p[0] == 0):
+        readings = decimal_readings(qty, p[0] if p else None, r[q], r[price])  # 2.950 each, as the table reads it
+        if a and any(abs(n * v - a[0]) <= 0.005 for n, v in readings) and not (priced and p[0] == 0):
             hits += 1
     return hits
 

@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from core.invoices import Box, InvoiceLine
 from ingestion.invoices.cells import bracketed_code, labelled_code
-from ingestion.invoices.values import parse_money, parse_quantity, three_decimals
+from ingestion.invoices.values import decimal_readings, parse_money, parse_quantity
 from ingestion.invoices.words import Word, span
 
 __all__ = ["DIGIT_LIKE", "Table", "add_line", "extend_line", "take_code", "texts"]
@@ -116,8 +116,7 @@ def _decimals(quantity: Decimal | None, price: Decimal | None, amount: Decimal |
     """
     if quantity is None or price is None or amount is None or quantity * price == amount:
         return quantity, price
-    for q, p in ((quantity, three_decimals(price_text)), (three_decimals(quantity_text), price),
-                 (three_decimals(quantity_text), three_decimals(price_text))):
-        if q is not None and p is not None and (q * p).quantize(Decimal("0.01"), ROUND_HALF_UP) == amount:
+    for q, p in decimal_readings(quantity, price, quantity_text, price_text)[1:]:  # the ones not as read
+        if (q * p).quantize(Decimal("0.01"), ROUND_HALF_UP) == amount:
             return (q.to_integral_value() if q == q.to_integral_value() else q), p
     return quantity, price

@@ -23,7 +23,7 @@ from decimal import Decimal, InvalidOperation
 from ingestion.invoices.vocab import UNITS
 
 __all__ = ["CENTS", "CURRENCIES", "CURRENCY_NAMES", "is_invoice_number", "parse_date", "parse_int", "parse_money",
-           "parse_quantity", "readings", "agreed_order", "shown_order", "three_decimals"]
+           "parse_quantity", "readings", "agreed_order", "shown_order", "three_decimals", "decimal_readings"]
 
 _CODES = ("GBP", "EUR", "USD", "CHF", "JPY", "AUD", "CAD", "SEK", "NOK", "DKK", "PLN", "CZK", "NZD", "SGD", "HKD")
 _DOLLARS = {"US$": "USD", "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "S$": "SGD", "SG$": "SGD", "C$": "CAD",
@@ -34,7 +34,8 @@ CURRENCIES = {"£": "GBP", "€": "EUR", "$": "USD", **_DOLLARS, **_SIGNS, **{co
 CURRENCY_NAMES = {"sterling": "GBP", "pounds": "GBP", "euro": "EUR", "euros": "EUR", "dollars": "USD",
                   "francs": "CHF", "yen": "JPY"}
 """Currency names a note may state the currency by (lower case) -> ISO 4217 code."""
-_MARK = rf"(?:{'|'.join(re.escape(d) for d in sorted(_DOLLARS, key=len, reverse=True))}|{'|'.join(_CODES)}|zł|kč|[£€$])"
+_MARK = (rf"(?:{'|'.join(re.escape(d) for d in sorted(_DOLLARS, key=len, reverse=True))}|{'|'.join(_CODES)}"
+         rf"|{'|'.join(s.lower() for s in _SIGNS)}|[£€$])")
 _NUMBER = r"\d[\d., ']*\d|\d"
 _MONEY = re.compile(
     rf"^(?P<open>\()?\s*(?P<s1>[-−–])?\s*(?P<m1>{_MARK})?\s*(?P<s2>[-−–])?\s*(?P<num>{_NUMBER})\s*"
@@ -145,6 +146,21 @@ def three_decimals(text: str) -> Decimal | None:
         return None
     value = Decimal(f"{m[1]}.{m[2]}")
     return -value if money[0] < 0 else value
+
+
+def decimal_readings(quantity: Decimal | None, price: Decimal | None, quantity_text: str,
+                     price_text: str) -> list[tuple[Decimal, Decimal]]:
+    """A line's quantity and unit price as read, then each printed to three decimals read so (:func:`three_decimals`:
+    ``1,850`` each, ``6,000`` units), in that order, the pairs with both values: which one the line means, its
+    arithmetic tells.
+
+    >>> decimal_readings(Decimal(6000), Decimal(1850), "6,000", "1,850")  # doctest: +NORMALIZE_WHITESPACE
+    [(Decimal('6000'), Decimal('1850')), (Decimal('6000'), Decimal('1.850')), (Decimal('6.000'), Decimal('1850')),
+     (Decimal('6.000'), Decimal('1.850'))]
+    """
+    q3, p3 = three_decimals(quantity_text), three_decimals(price_text)
+    return [(q, p) for q, p in ((quantity, price), (quantity, p3), (q3, price), (q3, p3))
+            if q is not None and p is not None]
 
 
 def parse_int(text: str) -> Decimal | None:

@@ -70,12 +70,12 @@ def page_words(page: pymupdf.Page, number: int) -> list[Word]:
     """The text layer's words of ``page`` (numbered ``number``), less the rules typed in characters and the lines
     written in another direction than most of the page's words (a company's register entry printed up the margin,
     whose words would otherwise join the rows they cross)."""
+    text = page.get_textpage(flags=pymupdf.TEXTFLAGS_WORDS)  # extracted once, read as lines and as words
     lines: dict[tuple[int, int], tuple[float, float]] = {}
-    for block in page.get_text("dict", flags=pymupdf.TEXTFLAGS_WORDS)["blocks"]:
+    for block in page.get_text("dict", textpage=text)["blocks"]:
         for k, line in enumerate(block.get("lines", [])):
             lines[block["number"], k] = (round(line["dir"][0], 2), round(line["dir"][1], 2))
-    words = [w for w in page.get_text("words", flags=pymupdf.TEXTFLAGS_WORDS)
-             if w[4].strip() and not typed_rule(w[4])]
+    words = [w for w in page.get_text("words", textpage=text) if w[4].strip() and not typed_rule(w[4])]
     ways = Counter(lines.get((w[5], w[6])) for w in words)
     main = ways.most_common(1)[0][0] if ways else None
     return [Word(w[4], w[0], w[1], w[2], w[3], number) for w in words if lines.get((w[5], w[6])) == main]
